@@ -1,0 +1,43 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Every target gets the same settings: Swift 6 mode (complete strict concurrency) plus explicit `any`.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Mediator",
+    products: [
+        .library(name: "Mediator", targets: ["Mediator"]),
+        .executable(name: "mediator-demo", targets: ["MediatorDemo"]),
+    ],
+    targets: [
+        // The library: zero dependencies beyond the toolchain.
+        .target(name: "Mediator", path: "Sources/Mediator", swiftSettings: settings),
+
+        // Example provider modules (each defines its Target_X) and their typed extension modules.
+        // Rule (checked by ExampleModulesTests/ImportRulesTests): providers never depend on other
+        // providers; extension modules depend on Mediator only.
+        .target(name: "Accounts", dependencies: ["Mediator"], path: "Targets/Accounts", swiftSettings: settings),
+        .target(name: "AccountsMediator", dependencies: ["Mediator"], path: "Targets/AccountsMediator", swiftSettings: settings),
+        .target(name: "Notes", dependencies: ["Mediator", "AccountsMediator"], path: "Targets/Notes", swiftSettings: settings),
+        .target(name: "NotesMediator", dependencies: ["Mediator"], path: "Targets/NotesMediator", swiftSettings: settings),
+
+        .executableTarget(
+            name: "MediatorDemo",
+            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator"],
+            path: "Sources/MediatorDemo",
+            swiftSettings: settings
+        ),
+
+        .testTarget(name: "MediatorTests", dependencies: ["Mediator"], path: "Tests/MediatorTests", swiftSettings: settings),
+        .testTarget(
+            name: "ExampleModulesTests",
+            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator"],
+            path: "Tests/ExampleModulesTests",
+            swiftSettings: settings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
