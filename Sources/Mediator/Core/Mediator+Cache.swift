@@ -1,0 +1,118 @@
+// MARK: - Target instances and the cache
+
+extension Mediator {
+    /// Releases the cached instance of a target (full name as in CTMediator, or short name).
+    /// The next call creates a new one. Calls already running keep the old instance until they end.
+    /// - Returns: whether an instance was cached.
+    @discardableResult
+    public func releaseCachedTarget(fullName: String) -> Bool {
+        state.withLock { registry in
+            guard let slot = registry.slot(named: fullName) else { return false }
+            return release(slot)
+        }
+    }
+
+    /// Releases every cached target instance.
+    public func releaseAllCachedTargets() {
+        state.withLock { registry in
+            for slot in registry.slots.values { release(slot) }
+        }
+    }
+
+    /// Whether a target (short or full name) currently has a cached instance.
+    public func hasCachedInstance(ofTarget target: String) -> Bool {
+        state.withLock { $0.slot(named: target)?.cached != nil }
+    }
+
+    // MARK: Internals
+
+    @discardableResult
+    private func release(_ slot: TargetSlot) -> Bool {
+        let had = slot.cached != nil
+        slot.cached = nil
+        slot.epoch &+= 1
+        return had
+    }
+
+    /// The instance a call runs on: the cached one if there is one, the mediator itself for a
+    /// closure target, otherwise a new one (kept when `cache` is true).
+    func instance(of target: ResolvedTarget, cache: Bool) throws -> any TargetInstance {
+        if let cached = target.cached { return cached }
+        guard let make = target.make else { return self }
+        guard cache else { return try make(self) }
+        return try cachedInstance(of: target, make: make)
+    }
+
+    /// Get-or-create under the target's creation gate: exactly one factory call per cached
+    /// instance, without holding the registry lock while the factory runs.
+    private func cachedInstance(
+        of target: ResolvedTarget,
+        make: @Sendable (Mediator) throws -> any TargetInstance
+    ) throws -> any TargetInstance {
+        enum Step {
+            case ready(any TargetInstance)
+            case create(CreationGate)
+            case replaced
+        }
+        let step: Step = state.withLock { registry in
+            guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
+            if let cached = slot.cached { return .ready(cached) }
+            if let gate = slot.gate { return .create(gate) }
+            let gate = CreationGate()
+            slot.gate = gate
+            return .create(gate)
+        }
+        let gate: CreationGate
+        switch step {
+        case .ready(let instance): return instance
+        // Re-registered since the call resolved it: serve this call with an instance of the
+        // registration it resolved, but do not cache it into the new one.
+        case .replaced: return try make(self)
+        case .create(let found): gate = found
+        }
+
+        if gate.isOwnedByCurrentThread {
+            throw MediatorError(
+                .cyclicTargetCreation, target: target.name,
+                reason: "the factory of \"\(target.name)\" asked for its own cached instance while creating it"
+            )
+        }
+        return try gate.lock.withLock { _ in
+            gate.owner.store(currentThreadID(), ordering: .releasing)
+            defer { gate.owner.store(0, ordering: .releasing) }
+
+            enum Recheck {
+                case ready(any TargetInstance)
+                case empty(epoch: UInt64)
+                case replaced
+            }
+            let recheck: Recheck = state.withLock { registry in
+                guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
+                if let cached = slot.cached { return .ready(cached) }
+                return .empty(epoch: slot.epoch)
+            }
+            switch recheck {
+            case .ready(let instance): return instance
+            case .replaced: return try make(self)
+            case .empty(let epoch):
+                let instance = try make(self)
+                state.withLock { registry in
+                    guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return }
+                    // A release during creation wins: this call still gets its instance.
+                    if slot.epoch == epoch && slot.cached == nil { slot.cached = instance }
+                    if slot.gate === gate { slot.gate = nil }
+                }
+                return instance
+            }
+        }
+    }
+
+    /// Drops the cached instance of a target whose action was missing and not answered by it.
+    func dropCachedInstance(of target: ResolvedTarget) {
+        guard target.cached != nil || target.make != nil else { return }
+        state.withLock { registry in
+            guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return }
+            release(slot)
+        }
+    }
+}

@@ -1,0 +1,190 @@
+// MARK: - Dispatch
+
+extension Mediator {
+    /// CTMediator's `performTarget:action:params:shouldCacheTarget:`: runs the action and returns
+    /// its result, or `nil` when it returned nothing or the call failed in any way.
+    ///
+    /// ```swift
+    /// let note = mediator.perform(target: "Notes", action: "get", params: ["id": 1])
+    /// ```
+    ///
+    /// Names may be short or full (`Target_Notes`, `Action_get`). When the action is missing, the
+    /// target's `notFound` and then the global fallback may answer (see ``setFallback(_:)``).
+    /// Use ``call(target:action:params:shouldCacheTarget:)`` to learn why a call failed.
+    ///
+    /// - Parameter shouldCacheTarget: keep the target instance for later calls. A cached instance
+    ///   is reused by every later call, whatever its flag, until released.
+    @discardableResult
+    public func perform(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false
+    ) -> (any Sendable)? {
+        if case .answered(let value) = dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) {
+            return value
+        }
+        return nil
+    }
+
+    /// Like ``perform(target:action:params:shouldCacheTarget:)``, but throws the reason a call failed.
+    ///
+    /// - Returns: the action's result (`nil` when the action returned nothing).
+    /// - Throws: ``MediatorError`` with code `targetNotFound` or `actionNotFound` (with the names
+    ///   that exist and a "did you mean"), `invalidParameter` (the key and what was wrong),
+    ///   `actionFailed` (the action's, factory's or fallback's error in
+    ///   ``MediatorError/underlying``), or `cyclicTargetCreation`.
+    @discardableResult
+    public func call(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false
+    ) throws(MediatorError) -> (any Sendable)? {
+        switch dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) {
+        case .answered(let value): return value
+        case .failed(let error): throw error
+        case .unanswered: throw missError(target: target, action: action)
+        }
+    }
+
+    /// Whether `target` is registered and has `action` (short or full names). Runs nothing and
+    /// ignores fallbacks.
+    public func canPerform(target: String, action: String) -> Bool {
+        state.withLock { $0.slot(named: target)?.definition.action(named: action) != nil }
+    }
+
+    // MARK: Internals
+
+    /// How a dispatch ended. `unanswered` carries no details: the `nil`-returning path must not pay
+    /// for building an error it throws away.
+    enum Outcome {
+        case answered((any Sendable)?)
+        case failed(MediatorError)
+        case unanswered
+    }
+
+    /// What the registry holds for a (target, action) pair, copied out of the lock.
+    enum Resolution {
+        case action(ResolvedTarget, RegisteredAction)
+        case missingAction(ResolvedTarget, NotFoundHandler?)
+        case missingTarget
+    }
+
+    func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool) -> Outcome {
+        let resolution: Resolution = state.withLock { registry in
+            guard let slot = registry.slot(named: target) else { return .missingTarget }
+            if let found = slot.definition.action(named: action) {
+                return .action(slot.resolved, found)
+            }
+            return .missingAction(slot.resolved, slot.definition.notFound)
+        }
+
+        switch resolution {
+        case .action(let resolved, let found):
+            do {
+                let instance = try instance(of: resolved, cache: shouldCacheTarget)
+                return .answered(try found.run(instance, params))
+            } catch {
+                return .failed(wrap(error, target: resolved.name, action: found.name, doing: "failed"))
+            }
+
+        case .missingAction(let resolved, let notFound):
+            if let notFound {
+                do {
+                    let instance = try instance(of: resolved, cache: shouldCacheTarget)
+                    if let answer = try notFound(instance, action, params) { return .answered(answer) }
+                } catch {
+                    return .failed(wrap(error, target: resolved.name, action: action, doing: "has no such action and its notFound failed"))
+                }
+            }
+            // CTMediator drops a cached target whose action was missing and not answered by it.
+            dropCachedInstance(of: resolved)
+            return fallback(target: target, action: action, params: params)
+
+        case .missingTarget:
+            return fallback(target: target, action: action, params: params)
+        }
+    }
+
+    /// The global fallback's answer: the installed closure, else a registered
+    /// `NoTargetAction`/`response` (never for a call that was itself to `NoTargetAction`).
+    private func fallback(target: String, action: String, params: Params) -> Outcome {
+        enum Handler {
+            case closure(Fallback)
+            case target(ResolvedTarget, RegisteredAction)
+            case none
+        }
+        let handler: Handler = state.withLock { registry in
+            if let fallback = registry.fallback { return .closure(fallback) }
+            guard Names.shortTargetName(target) != Self.noTargetActionName,
+                  let slot = registry.slots[Self.noTargetActionName],
+                  let response = slot.definition.action(named: "response")
+            else { return .none }
+            return .target(slot.resolved, response)
+        }
+        do {
+            let answer: (any Sendable)?
+            switch handler {
+            case .none:
+                return .unanswered
+            case .closure(let fallback):
+                answer = try fallback(target, action, params)
+            case .target(let resolved, let response):
+                let instance = try instance(of: resolved, cache: false)
+                answer = try response.run(instance, [
+                    "targetString": target, "actionString": action, "selectorString": action, "originParams": params,
+                ])
+            }
+            if let answer { return .answered(answer) }
+            return .unanswered
+        } catch {
+            return .failed(wrap(error, target: target, action: action, doing: "was not found and the fallback failed"))
+        }
+    }
+
+    /// The target CTMediator calls when nothing else answers.
+    static let noTargetActionName = "NoTargetAction"
+
+    /// `error` with the call's names attached. A parameter error thrown by ``Params`` is the
+    /// caller's fault and keeps its code; anything else (including errors of nested calls) is
+    /// the action's failure.
+    private func wrap(_ error: any Error, target: String, action: String, doing: String) -> MediatorError {
+        if var mediatorError = error as? MediatorError, mediatorError.target == nil {
+            mediatorError.target = target
+            mediatorError.action = action
+            return mediatorError
+        }
+        if let mediatorError = error as? MediatorError, mediatorError.code == .cyclicTargetCreation,
+           mediatorError.target == target {
+            return mediatorError
+        }
+        return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "\(doing): \(error)")
+    }
+
+    /// The precise error for a call nothing answered. Computed only on the throwing path.
+    private func missError(target: String, action: String) -> MediatorError {
+        state.withLock { registry in
+            guard let slot = registry.slot(named: target) else {
+                return targetNotFoundError(target: target, action: action, registry: registry)
+            }
+            let names = slot.definition.actionNames
+            let short = Names.shortActionName(action)
+            return MediatorError(
+                .actionNotFound, target: slot.definition.name, action: action,
+                availableNames: names, suggestion: Suggestions.closest(to: short, in: names),
+                reason: "target \"\(slot.definition.name)\" has no action \"\(action)\""
+            )
+        }
+    }
+}
+
+/// The error for an unknown target name, with the registered names and a suggestion.
+func targetNotFoundError(target: String, action: String?, registry: Registry) -> MediatorError {
+    let names = registry.targetNames
+    return MediatorError(
+        .targetNotFound, target: target, action: action,
+        availableNames: names, suggestion: Suggestions.closest(to: Names.shortTargetName(target), in: names),
+        reason: "no target named \"\(target)\" is registered"
+    )
+}

@@ -1,0 +1,138 @@
+// MARK: - Registration
+
+extension Mediator {
+    /// Registers a `Target_X` type, made by `make` whenever the mediator needs an instance.
+    ///
+    /// ```swift
+    /// try mediator.register(Target_Notes.self) { mediator in Target_Notes(mediator: mediator) }
+    /// ```
+    ///
+    /// `make` gets the mediator that dispatches to the target, so the target can call other
+    /// modules through it. It may throw; the error reaches the caller of the action as
+    /// ``MediatorError/Code/actionFailed`` and nothing is cached.
+    ///
+    /// - Parameter replacingExisting: replace a target already registered under the same name
+    ///   (dropping its cached instance) instead of failing.
+    /// - Throws: ``MediatorError/Code/duplicateTarget`` if the name is taken,
+    ///   ``MediatorError/Code/duplicateAction`` if `actions` repeats a name,
+    ///   ``MediatorError/Code/invalidName`` for an unusable name.
+    public func register<Target: MediatorTarget>(
+        _ type: Target.Type,
+        replacingExisting: Bool = false,
+        make: @escaping @Sendable (Mediator) throws -> Target
+    ) throws(MediatorError) {
+        let definition = try TargetDefinition(
+            name: Target.targetName, summary: Target.targetSummary, make: make,
+            actions: Target.actions, notFound: { target, action, params in try target.notFound(action: action, params: params) }
+        )
+        try install(definition, replacingExisting: replacingExisting)
+    }
+
+    /// Registers a target from closures, with instances of any `Sendable` class made by `make`.
+    ///
+    /// ```swift
+    /// final class Counter: Sendable { let value = Mutex(0) }
+    /// try mediator.register(target: "Counter", make: { _ in Counter() }, actions: [
+    ///     Action("next") { counter, _ in counter.value.withLock { $0 += 1; return $0 } },
+    /// ])
+    /// ```
+    ///
+    /// - Parameter notFound: CTMediator's `notFound:` for this target (see ``MediatorTarget/notFound(action:params:)``).
+    /// - Throws: as ``register(_:replacingExisting:make:)``.
+    public func register<Instance: AnyObject & Sendable>(
+        target name: String,
+        summary: String? = nil,
+        replacingExisting: Bool = false,
+        make: @escaping @Sendable (Mediator) throws -> Instance,
+        actions: [Action<Instance>],
+        notFound: (@Sendable (Instance, _ action: String, Params) throws -> (any Sendable)?)? = nil
+    ) throws(MediatorError) {
+        let definition = try TargetDefinition(name: name, summary: summary, make: make, actions: actions, notFound: notFound)
+        try install(definition, replacingExisting: replacingExisting)
+    }
+
+    /// Registers a target without state from plain closures. Each action gets the mediator that
+    /// called it (use it for nested calls without capturing it) and the params.
+    ///
+    /// ```swift
+    /// try mediator.register(target: "Echo", actions: [
+    ///     Action("echo") { _, params in params.values },
+    /// ])
+    /// ```
+    ///
+    /// There is no instance, so `shouldCacheTarget` has no effect on such a target.
+    /// - Throws: as ``register(_:replacingExisting:make:)``.
+    public func register(
+        target name: String,
+        summary: String? = nil,
+        replacingExisting: Bool = false,
+        actions: [Action<Mediator>],
+        notFound: (@Sendable (Mediator, _ action: String, Params) throws -> (any Sendable)?)? = nil
+    ) throws(MediatorError) {
+        let definition = try TargetDefinition(
+            name: name, summary: summary, make: Optional<@Sendable (Mediator) throws -> Mediator>.none,
+            actions: actions, notFound: notFound
+        )
+        try install(definition, replacingExisting: replacingExisting)
+    }
+
+    /// Adds actions to a registered target (short or full name). Its cached instance, if any, stays.
+    ///
+    /// - Throws: ``MediatorError/Code/targetNotFound`` for an unknown target,
+    ///   ``MediatorError/Code/targetTypeMismatch`` when the target's instances are not `Instance`,
+    ///   ``MediatorError/Code/duplicateAction`` when a name is already taken (nothing is added then).
+    public func addActions<Instance: AnyObject & Sendable>(
+        _ actions: [Action<Instance>],
+        toTarget target: String
+    ) throws(MediatorError) {
+        let result: Result<Void, MediatorError> = state.withLock { registry in
+            guard let slot = registry.slot(named: target) else {
+                return .failure(targetNotFoundError(target: target, action: nil, registry: registry))
+            }
+            var definition = slot.definition
+            do throws(MediatorError) {
+                try definition.add(actions)
+            } catch {
+                return .failure(error)
+            }
+            slot.definition = definition
+            return .success(())
+        }
+        try result.get()
+    }
+
+    /// Removes a target (short or full name) and its cached instance. Calls already running finish.
+    /// - Returns: whether such a target was registered.
+    @discardableResult
+    public func unregister(target: String) -> Bool {
+        state.withLock { registry in
+            guard let slot = registry.slot(named: target) else { return false }
+            registry.slots[slot.definition.name] = nil
+            return true
+        }
+    }
+
+    /// Installs a global fallback, asked when a target is missing or a target's `notFound` does
+    /// not answer; `nil` removes it.
+    ///
+    /// Without one, a registered target `NoTargetAction` with an action `response` serves as the
+    /// fallback, as in CTMediator. It gets params `targetString`, `actionString` (also under
+    /// CTMediator's key `selectorString`) and `originParams` (a ``Params``).
+    public func setFallback(_ fallback: Fallback?) {
+        state.withLock { $0.fallback = fallback }
+    }
+
+    private func install(_ definition: TargetDefinition, replacingExisting: Bool) throws(MediatorError) {
+        let duplicate: Bool = state.withLock { registry in
+            if registry.slots[definition.name] != nil && !replacingExisting { return true }
+            registry.slots[definition.name] = TargetSlot(definition: definition)
+            return false
+        }
+        if duplicate {
+            throw MediatorError(
+                .duplicateTarget, target: definition.name,
+                reason: "a target named \"\(definition.name)\" is already registered (pass replacingExisting: true to replace it)"
+            )
+        }
+    }
+}

@@ -1,0 +1,80 @@
+// MARK: - Typed results
+
+extension Mediator {
+    /// Calls an action and returns its result as a `T`; the building block of typed wrappers.
+    ///
+    /// ```swift
+    /// let names = try mediator.call(target: "Users", action: "names", as: [String].self)
+    /// ```
+    ///
+    /// - Throws: what ``call(target:action:params:shouldCacheTarget:)`` throws, or
+    ///   ``MediatorError/Code/resultTypeMismatch`` when the result is not a `T` (a `nil` result
+    ///   is a mismatch unless `T` is an `Optional`).
+    public func call<T>(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false,
+        as type: T.Type
+    ) throws(MediatorError) -> T {
+        let result = try call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
+        if let value = result as? T { return value }
+        throw resultMismatch(result, expected: T.self, target: target, action: action, detail: nil)
+    }
+
+    /// Calls an action and converts its result to a `Decodable` `T`: a result that already is a
+    /// `T` is returned as is; otherwise plain values (dictionaries, arrays, strings, numbers,
+    /// `Bool`, ``Params``) are decoded into `T`, with text coerced as ``Params`` does.
+    ///
+    /// This lets a typed extension module define its own result types without importing the
+    /// provider, which returns plain values:
+    ///
+    /// ```swift
+    /// public struct Note: Decodable { public let id: Int; public let title: String }
+    /// extension Mediator {
+    ///     public func note(id: Int) throws(MediatorError) -> Note {
+    ///         try call(target: "Notes", action: "get", params: ["id": id], as: Note.self)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: as the generic form; a decoding failure names the path that did not fit.
+    public func call<T: Decodable>(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false,
+        as type: T.Type
+    ) throws(MediatorError) -> T {
+        let result = try call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
+        if let value = result as? T { return value }
+        do {
+            return try ValueDecoder.decode(T.self, from: result)
+        } catch {
+            throw resultMismatch(result, expected: T.self, target: target, action: action, detail: error.description)
+        }
+    }
+
+    /// `perform` with the result as a `T`, or `nil` when the call failed or the result is not a `T`.
+    public func perform<T>(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false,
+        as type: T.Type
+    ) -> T? {
+        perform(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) as? T
+    }
+
+    private func resultMismatch(
+        _ result: (any Sendable)?, expected: Any.Type, target: String, action: String, detail: String?
+    ) -> MediatorError {
+        let found = result.map { "\(typeName(type(of: $0))) \(describe($0, limit: 80))" } ?? "nothing"
+        var reason = "expected a result of type \(typeName(expected)), got \(found)"
+        if let detail { reason += " (\(detail))" }
+        return MediatorError(
+            .resultTypeMismatch, target: Names.shortTargetName(target), action: Names.shortActionName(action),
+            reason: reason
+        )
+    }
+}

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// Calls actions of targets by name, so modules can use each other without importing each other.
+///
+/// A target (`Notes`, or `Target_Notes`) is registered with a factory and a table of actions
+/// (`create`, or `Action_create`); callers name both and pass ``Params``:
+///
+/// ```swift
+/// let mediator = Mediator()
+/// try mediator.register(target: "Greeter", actions: [
+///     Action("hello") { _, params in "Hello, \(try params.value("name", as: String.self))!" },
+/// ])
+/// mediator.perform(target: "Greeter", action: "hello", params: ["name": "Ada"])  // "Hello, Ada!"
+/// try mediator.call(target: "Greeter", action: "helo")  // throws: did you mean "hello"?
+/// ```
+///
+/// ## Thread safety
+/// A mediator is `Sendable`: register, call and release from any thread at any time. Its state is
+/// behind one lock that is never held while a factory, an action, `notFound` or a fallback runs,
+/// so actions may call the mediator again (nested dispatch). Creating a cached target is atomic:
+/// however many threads ask at once, its factory runs once.
+///
+/// Use ``shared`` for the program's mediator and your own instances where isolation matters (tests).
+public final class Mediator: Sendable {
+    /// A global fallback: gets the target and action strings as the caller gave them and the
+    /// original params; returns an answer, or `nil` to let the call fail.
+    public typealias Fallback = @Sendable (_ target: String, _ action: String, _ params: Params) throws -> (any Sendable)?
+
+    /// The program's mediator. The only global state this package keeps.
+    public static let shared = Mediator()
+
+    let state = Mutex(Registry())
+
+    /// A mediator with no targets and no fallback.
+    public init() {}
+
+    /// The short names of the registered targets, sorted.
+    public var targetNames: [String] {
+        state.withLock { $0.targetNames }
+    }
+
+    /// The short names of the actions of `target` (short or full name), sorted; `nil` when no such
+    /// target is registered.
+    public func actionNames(ofTarget target: String) -> [String]? {
+        state.withLock { $0.slot(named: target)?.definition.actionNames }
+    }
+}

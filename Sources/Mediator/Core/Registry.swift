@@ -1,0 +1,49 @@
+/// The mediator's mutable state. Lives inside the mediator's one `Mutex`; nothing in it escapes
+/// the lock except `Sendable` values copied out.
+struct Registry {
+    var slots: [String: TargetSlot] = [:]
+    var fallback: Mediator.Fallback?
+
+    /// The slot for a target called `name` (short or full form).
+    func slot(named name: String) -> TargetSlot? {
+        if let slot = slots[name] { return slot }
+        guard name.hasPrefix(Names.targetPrefix) else { return nil }
+        return slots[Names.shortTargetName(name)]
+    }
+
+    var targetNames: [String] { slots.keys.sorted() }
+}
+
+/// One registered target and its cache state. A class so the state can be updated in place
+/// under the lock; only ever touched while the mediator's lock is held.
+final class TargetSlot {
+    var definition: TargetDefinition
+    /// The cached instance, if any.
+    var cached: (any TargetInstance)?
+    /// Present while some thread is (or was, and failed) creating the cached instance.
+    var gate: CreationGate?
+    /// Bumped by every release, so a creation that started before a release does not store its
+    /// instance after it.
+    var epoch: UInt64 = 0
+
+    init(definition: TargetDefinition) {
+        self.definition = definition
+    }
+
+    /// A `Sendable` snapshot of what a call needs, taken under the lock.
+    var resolved: ResolvedTarget {
+        ResolvedTarget(
+            name: definition.name, slotID: ObjectIdentifier(self),
+            make: definition.make, cached: cached
+        )
+    }
+}
+
+/// What a call needs to know about its target once the lock is released.
+struct ResolvedTarget: Sendable {
+    let name: String
+    /// Identifies the registration, so a later step can tell whether it was replaced meanwhile.
+    let slotID: ObjectIdentifier
+    let make: (@Sendable (Mediator) throws -> any TargetInstance)?
+    let cached: (any TargetInstance)?
+}

@@ -1,0 +1,216 @@
+/// Decodes `Decodable` types from the plain values actions return: `[String: Any]` dictionaries
+/// (or ``Params``), arrays, strings, numbers and `Bool`. Lets a typed wrapper own its result types
+/// while the provider returns plain values. Text is coerced as ``Params`` coerces it.
+enum ValueDecoder {
+    static func decode<T: Decodable>(_ type: T.Type, from value: Any?) throws(DecodingFailure) -> T {
+        do {
+            return try T(from: ValueDecoding(value: value, codingPath: []))
+        } catch let failure as DecodingFailure {
+            throw failure
+        } catch {
+            throw DecodingFailure(path: [], message: "\(error)")
+        }
+    }
+}
+
+/// Why a value could not be decoded, with the path to the part that did not fit.
+struct DecodingFailure: Error, CustomStringConvertible {
+    let path: [any CodingKey]
+    let message: String
+
+    var description: String {
+        let location = path.isEmpty ? "the result" : "\"" + path.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }.joined(separator: ".") + "\""
+        return "at \(location): \(message)"
+    }
+}
+
+/// An integer index as a coding key.
+struct IndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { String(intValue ?? 0) }
+    init(_ index: Int) { intValue = index }
+    init?(stringValue: String) { return nil }
+    init?(intValue: Int) { self.intValue = intValue }
+}
+
+// MARK: - Decoder
+
+struct ValueDecoding: Decoder {
+    let value: Any?
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func failure(_ message: String) -> DecodingFailure {
+        DecodingFailure(path: codingPath, message: message)
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        let dictionary: [String: Any]
+        switch value {
+        case let params as Params: dictionary = params.values
+        case let plain as [String: Any]: dictionary = plain
+        default: throw failure("expected a dictionary, got \(found(value))")
+        }
+        return KeyedDecodingContainer(KeyedValues<Key>(dictionary: dictionary, codingPath: codingPath))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard let array = value as? [Any] else { throw failure("expected an array, got \(found(value))") }
+        return UnkeyedValues(array: array, codingPath: codingPath)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        SingleValue(decoder: self)
+    }
+}
+
+/// How an error message shows a value that did not fit.
+func found(_ value: Any?) -> String {
+    guard let value, !isNilAny(value) else { return "nothing" }
+    return "\(typeName(type(of: value))) \(describe(value, limit: 60))"
+}
+
+/// `isNil` for values not statically known to be `Sendable`.
+func isNilAny(_ value: Any) -> Bool {
+    (value as? any OptionalValue)?.isNone ?? false
+}
+
+/// Decodes a leaf value, coercing text where ``Params`` would.
+func decodeLeaf<T: Decodable>(_ type: T.Type, from value: Any?, codingPath: [any CodingKey]) throws -> T {
+    if let value, !isNilAny(value) {
+        if let exact = value as? T { return exact }
+        if let converted = convertPrimitive(value, to: T.self) { return converted }
+    }
+    // A primitive that did not fit is an error here: handing it to `T.init(from:)` would ask this
+    // decoder for the same primitive again, without end.
+    if isPrimitive(T.self) {
+        throw DecodingFailure(path: codingPath, message: "expected \(typeName(T.self)), got \(found(value))")
+    }
+    return try T(from: ValueDecoding(value: value, codingPath: codingPath))
+}
+
+/// Whether `type` is one of the standard leaf types every decoder handles itself.
+private func isPrimitive(_ type: Any.Type) -> Bool {
+    type is any TextConvertible.Type || type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type
+}
+
+/// `value` converted to a primitive `T`: by the ``Params`` text rules, or exactly between numeric
+/// types (an `Int` 300 does not fit an `Int8`).
+private func convertPrimitive<T>(_ value: Any, to type: T.Type) -> T? {
+    if let convertible = T.self as? any TextConvertible.Type {
+        return convertible.convert(from: value) as? T
+    }
+    if let integerType = T.self as? any BinaryInteger.Type {
+        guard let integer = value as? Int ?? Int.convert(from: value) else { return nil }
+        return integerType.init(exactly: integer) as? T
+    }
+    if let floatingType = T.self as? any BinaryFloatingPoint.Type {
+        guard let number = value as? Double ?? Double.convert(from: value) else { return nil }
+        return floatingType.init(number) as? T
+    }
+    return nil
+}
+
+struct KeyedValues<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let dictionary: [String: Any]
+    let codingPath: [any CodingKey]
+
+    var allKeys: [Key] { dictionary.keys.compactMap { Key(stringValue: $0) } }
+
+    func contains(_ key: Key) -> Bool { dictionary[key.stringValue] != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let value = dictionary[key.stringValue] else { return true }
+        return isNilAny(value)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        guard let value = dictionary[key.stringValue] else {
+            throw DecodingFailure(path: codingPath + [key], message: "missing key \"\(key.stringValue)\" (expected \(typeName(T.self)))")
+        }
+        return try decodeLeaf(T.self, from: value, codingPath: codingPath + [key])
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        try ValueDecoding(value: dictionary[key.stringValue], codingPath: codingPath + [key]).container(keyedBy: NestedKey.self)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try ValueDecoding(value: dictionary[key.stringValue], codingPath: codingPath + [key]).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        ValueDecoding(value: dictionary, codingPath: codingPath)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        ValueDecoding(value: dictionary[key.stringValue], codingPath: codingPath + [key])
+    }
+}
+
+struct UnkeyedValues: UnkeyedDecodingContainer {
+    let array: [Any]
+    let codingPath: [any CodingKey]
+    var currentIndex = 0
+
+    init(array: [Any], codingPath: [any CodingKey]) {
+        self.array = array
+        self.codingPath = codingPath
+    }
+
+    var count: Int? { array.count }
+    var isAtEnd: Bool { currentIndex >= array.count }
+
+    private var currentPath: [any CodingKey] { codingPath + [IndexKey(currentIndex)] }
+
+    private func current() throws -> Any {
+        guard !isAtEnd else {
+            throw DecodingFailure(path: currentPath, message: "the array has only \(array.count) elements")
+        }
+        return array[currentIndex]
+    }
+
+    mutating func decodeNil() throws -> Bool {
+        guard isNilAny(try current()) else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let value = try decodeLeaf(T.self, from: try current(), codingPath: currentPath)
+        currentIndex += 1
+        return value
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+        let container = try ValueDecoding(value: try current(), codingPath: currentPath).container(keyedBy: NestedKey.self)
+        currentIndex += 1
+        return container
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        let container = try ValueDecoding(value: try current(), codingPath: currentPath).unkeyedContainer()
+        currentIndex += 1
+        return container
+    }
+
+    mutating func superDecoder() throws -> any Decoder {
+        let decoder = ValueDecoding(value: try current(), codingPath: currentPath)
+        currentIndex += 1
+        return decoder
+    }
+}
+
+struct SingleValue: SingleValueDecodingContainer {
+    let decoder: ValueDecoding
+    var codingPath: [any CodingKey] { decoder.codingPath }
+
+    func decodeNil() -> Bool {
+        guard let value = decoder.value else { return true }
+        return isNilAny(value)
+    }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try decodeLeaf(T.self, from: decoder.value, codingPath: codingPath)
+    }
+}

@@ -1,0 +1,18 @@
+/// An error a provider throws that callers in other modules can recognise by a stable string,
+/// without importing the provider's error type.
+///
+/// Providers adopt it on their domain errors; typed extension modules read it back through
+/// ``MediatorError/actionErrorCode``:
+///
+/// ```swift
+/// enum NotesError: CodedError {
+///     case notFound(id: Int)
+///     var code: String { "notFound" }
+/// }
+/// // in a caller that never imports the Notes module:
+/// catch let error where error.actionErrorCode == "notFound" { ... }
+/// ```
+public protocol CodedError: Error {
+    /// A short, stable identifier of the kind of failure (for example `"notFound"`).
+    var code: String { get }
+}

@@ -1,0 +1,113 @@
+/// Why a mediator call failed: which target and action were asked for, what went wrong, and
+/// (where the mediator knows) what would have worked.
+///
+/// Every throwing entry point (`call`, typed params access, registration) throws this one type, so
+/// a caller needs a single `catch`:
+///
+/// ```swift
+/// do {
+///     let note = try mediator.call(target: "Notes", action: "get", params: ["id": 7])
+/// } catch {
+///     print(error)   // target "Notes" has no action "gte"; did you mean "get"? ...
+///     if error.code == .actionNotFound { ... }
+/// }
+/// ```
+///
+/// The set of codes may grow; switch over ``code`` with a `default` branch.
+public struct MediatorError: Error, CustomStringConvertible, Sendable {
+    /// The kind of failure. A struct rather than an enum so that new kinds can be added without
+    /// breaking exhaustive switches in client code.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// No target is registered under the name asked for, and no fallback answered.
+        public static let targetNotFound = Code(rawValue: "targetNotFound")
+        /// The target exists but has no such action, and neither its `notFound` nor a fallback answered.
+        public static let actionNotFound = Code(rawValue: "actionNotFound")
+        /// The action (or the target's factory, or a fallback) threw; see ``MediatorError/underlying``.
+        public static let actionFailed = Code(rawValue: "actionFailed")
+        /// A parameter is missing or cannot be read as the type the action asked for.
+        public static let invalidParameter = Code(rawValue: "invalidParameter")
+        /// The action's result cannot be converted to the type the caller asked for.
+        public static let resultTypeMismatch = Code(rawValue: "resultTypeMismatch")
+        /// A target name is already registered (registration was not asked to replace it).
+        public static let duplicateTarget = Code(rawValue: "duplicateTarget")
+        /// An action name appears twice in one target.
+        public static let duplicateAction = Code(rawValue: "duplicateAction")
+        /// A target or action name is empty or contains characters that cannot be addressed.
+        public static let invalidName = Code(rawValue: "invalidName")
+        /// Actions were added to a target whose instances are of another type.
+        public static let targetTypeMismatch = Code(rawValue: "targetTypeMismatch")
+        /// A target's factory asked, on the same thread, for the cached instance it is creating.
+        public static let cyclicTargetCreation = Code(rawValue: "cyclicTargetCreation")
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// The target asked for: its short name when it was found, otherwise the text the caller gave.
+    public internal(set) var target: String?
+    /// The action asked for: its short name when it was found, otherwise the text the caller gave.
+    public internal(set) var action: String?
+    /// The parameter at fault, for ``Code/invalidParameter``.
+    public let parameter: String?
+    /// Names that would have been accepted: the registered targets for ``Code/targetNotFound``,
+    /// the target's actions for ``Code/actionNotFound``. Sorted.
+    public let availableNames: [String]
+    /// The closest available name, when the one asked for looks like a typo of it.
+    public let suggestion: String?
+    /// The error thrown by the action, factory or fallback, for ``Code/actionFailed``.
+    public let underlying: (any Error)?
+    /// What went wrong, in words, without the target and action prefix.
+    public let reason: String
+
+    init(
+        _ code: Code,
+        target: String? = nil,
+        action: String? = nil,
+        parameter: String? = nil,
+        availableNames: [String] = [],
+        suggestion: String? = nil,
+        underlying: (any Error)? = nil,
+        reason: String
+    ) {
+        self.code = code
+        self.target = target
+        self.action = action
+        self.parameter = parameter
+        self.availableNames = availableNames
+        self.suggestion = suggestion
+        self.underlying = underlying
+        self.reason = reason
+    }
+
+    /// The provider's own code for an ``Code/actionFailed`` error whose underlying error adopts
+    /// ``CodedError`` (looked up through nested mediator calls too); `nil` otherwise.
+    ///
+    /// This is how a caller in another module recognises a provider's failure without importing
+    /// the provider's error type.
+    public var actionErrorCode: String? {
+        guard code == .actionFailed, let underlying else { return nil }
+        if let coded = underlying as? any CodedError { return coded.code }
+        return (underlying as? MediatorError)?.actionErrorCode
+    }
+
+    /// One line a person can act on, e.g.
+    /// `Notes/get: invalid parameter "id": expected Int, got String "4x"`.
+    public var description: String {
+        var text = ""
+        switch (target, action) {
+        case let (target?, action?): text = "\(target)/\(action): "
+        case let (target?, nil): text = "\(target): "
+        default: break
+        }
+        text += reason
+        if let suggestion { text += "; did you mean \"\(suggestion)\"?" }
+        if !availableNames.isEmpty {
+            let label = code == .targetNotFound ? "registered targets" : "available actions"
+            text += " (\(label): \(availableNames.joined(separator: ", ")))"
+        }
+        return text
+    }
+}

@@ -1,0 +1,144 @@
+/// The parameters of one call: string keys to `Sendable` values, with typed access that explains
+/// its failures.
+///
+/// Build it from a dictionary literal and read it with ``value(_:as:)``:
+///
+/// ```swift
+/// let params: Params = ["id": 42, "title": "hi", "onDone": { @Sendable (id: Int) in print(id) }]
+/// let id = try params.value("id", as: Int.self)                 // 42
+/// let tag = try params.valueIfPresent("tag", as: String.self)   // nil: absent
+/// let done = try params.value("onDone", as: (@Sendable (Int) -> Void).self)
+/// ```
+///
+/// ## Sendable rules
+/// Every value must be `Sendable`, because an action may run on any thread and a cached target is
+/// shared by all of them. Value types of `Sendable` parts, `Sendable` classes and actors qualify;
+/// callbacks must be `@Sendable` closures. This is checked at compile time.
+///
+/// ## Text coercion
+/// URL and command-line callers can only send text, so a `String` value (or an array of them) is
+/// converted when an action asks for another type and the text is unambiguous:
+/// - `Int`: optional sign and decimal digits (`"42"`, `"-7"`); `Double`: a finite decimal number
+///   (`"1.5"`, `"-2e3"`; not `"nan"`, `"inf"` or hexadecimal);
+/// - `Bool`: exactly `"true"`, `"false"`, `"1"` or `"0"`;
+/// - arrays (`[String]`, `[Int]`, `[Double]`, `[Bool]`): a single value becomes a one-element
+///   array, and each element of an array is converted as above.
+/// Numbers also convert between `Int` and `Double` when no precision is lost. Nothing else is
+/// converted: asking for a `String` where an `Int` was passed is an error, not `"42"`.
+///
+/// A value of `nil` (an `Optional` that is `.none`) counts as absent.
+/// When a dictionary literal repeats a key, the last value wins.
+public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// The raw values, as passed.
+    public private(set) var values: [String: any Sendable]
+
+    /// Params holding `values`.
+    public init(_ values: [String: any Sendable] = [:]) {
+        self.values = values
+    }
+
+    public init(dictionaryLiteral elements: (String, any Sendable)...) {
+        values = Dictionary(elements, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The raw value stored under `key` (`nil` when absent); setting `nil` removes the key.
+    public subscript(key: String) -> (any Sendable)? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    /// The keys, sorted.
+    public var keys: [String] { values.keys.sorted() }
+
+    /// The number of keys.
+    public var count: Int { values.count }
+
+    /// Whether there are no params.
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// Whether `key` holds a value that is not `nil`.
+    public func contains(_ key: String) -> Bool {
+        guard let raw = values[key] else { return false }
+        return !isNil(raw)
+    }
+
+    /// The value under `key` as a `T`, converting text where unambiguous (see the type's notes).
+    ///
+    /// - Throws: ``MediatorError/Code/invalidParameter`` naming the key, the type asked for and
+    ///   what was found, when the key is absent or its value cannot be read as `T`.
+    public func value<T>(_ key: String, as type: T.Type = T.self) throws(MediatorError) -> T {
+        guard let raw = values[key], !isNil(raw) else {
+            throw MediatorError(
+                .invalidParameter, parameter: key,
+                reason: "missing required parameter \"\(key)\" (expected \(typeName(T.self)))"
+            )
+        }
+        return try convert(raw, key: key, to: T.self)
+    }
+
+    /// The value under `key` as a `T`, or `nil` when the key is absent (or holds `nil`).
+    ///
+    /// - Throws: ``MediatorError/Code/invalidParameter`` when a value is present but cannot be
+    ///   read as `T`: a wrong value is never silently treated as absent.
+    public func valueIfPresent<T>(_ key: String, as type: T.Type = T.self) throws(MediatorError) -> T? {
+        guard let raw = values[key], !isNil(raw) else { return nil }
+        return try convert(raw, key: key, to: T.self)
+    }
+
+    /// The value under `key` as a `T`, or `defaultValue` when absent.
+    public func value<T>(_ key: String, as type: T.Type = T.self, default defaultValue: T) throws(MediatorError) -> T {
+        try valueIfPresent(key, as: T.self) ?? defaultValue
+    }
+
+    public var description: String {
+        if values.isEmpty { return "[:]" }
+        let items = values.keys.sorted().map { key in "\(key): \(describe(values[key]!, limit: 60))" }
+        return "[" + items.joined(separator: ", ") + "]"
+    }
+
+    private func convert<T>(_ raw: any Sendable, key: String, to _: T.Type) throws(MediatorError) -> T {
+        if let exact = raw as? T { return exact }
+        if let convertible = T.self as? any TextConvertible.Type,
+           let converted = convertible.convert(from: raw) as? T {
+            return converted
+        }
+        throw MediatorError(
+            .invalidParameter, parameter: key,
+            reason: "invalid parameter \"\(key)\": expected \(typeName(T.self)), got \(typeName(type(of: raw))) \(describe(raw, limit: 60))"
+        )
+    }
+}
+
+// MARK: - Helpers shared with the decoder
+
+/// Whether `value` is an `Optional` holding nothing (possibly nested).
+func isNil(_ value: any Sendable) -> Bool {
+    guard let optional = value as? any OptionalValue else { return false }
+    return optional.isNone
+}
+
+/// Lets `isNil` look inside an `Optional` boxed in an existential.
+protocol OptionalValue {
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+    var isNone: Bool {
+        switch self {
+        case .none: true
+        case .some(let wrapped): (wrapped as? any OptionalValue)?.isNone ?? false
+        }
+    }
+}
+
+/// A short, readable name for a type in error messages (`Int`, `[String]`, `Note`).
+func typeName(_ type: Any.Type) -> String {
+    String(describing: type)
+}
+
+/// A value as an error message shows it: strings quoted, long text cut to `limit` characters.
+func describe(_ value: Any, limit: Int) -> String {
+    let text = value is String ? "\"\(value)\"" : String(describing: value)
+    guard text.count > limit else { return text }
+    return String(text.prefix(limit)) + "…"
+}
