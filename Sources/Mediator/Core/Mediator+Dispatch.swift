@@ -86,7 +86,7 @@ extension Mediator {
                 let instance = try instance(of: resolved, cache: shouldCacheTarget)
                 return .answered(try found.run(instance, params))
             } catch {
-                return .failed(wrap(error, target: resolved.name, action: found.name, doing: "failed"))
+                return .failed(wrap(error, target: resolved.name, action: found.name, doing: "the action failed"))
             }
 
         case .missingAction(let resolved, let notFound):
@@ -95,7 +95,7 @@ extension Mediator {
                     let instance = try instance(of: resolved, cache: shouldCacheTarget)
                     if let answer = try notFound(instance, action, params) { return .answered(answer) }
                 } catch {
-                    return .failed(wrap(error, target: resolved.name, action: action, doing: "has no such action and its notFound failed"))
+                    return .failed(wrap(error, target: resolved.name, action: action, doing: "no such action, and the target's notFound failed"))
                 }
             }
             // CTMediator drops a cached target whose action was missing and not answered by it.
@@ -139,7 +139,7 @@ extension Mediator {
             if let answer { return .answered(answer) }
             return .unanswered
         } catch {
-            return .failed(wrap(error, target: target, action: action, doing: "was not found and the fallback failed"))
+            return .failed(wrap(error, target: target, action: action, doing: "not found, and the fallback failed"))
         }
     }
 

@@ -18,20 +18,27 @@ enum Suggestions {
         return best?.name
     }
 
-    /// Levenshtein distance over characters.
+    /// Edit distance over characters where an insertion, deletion, substitution or swap of two
+    /// neighbours costs 1 (optimal string alignment), so `gte` is one edit from `get`.
     static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs), b = Array(rhs)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        // Three rows: two back (for swaps), previous, current.
+        var twoBack = [Int](repeating: 0, count: b.count + 1)
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
             current[0] = i
             for j in 1...b.count {
-                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var distance = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    distance = min(distance, twoBack[j - 2] + 1)
+                }
+                current[j] = distance
             }
-            swap(&previous, &current)
+            (twoBack, previous, current) = (previous, current, twoBack)
         }
         return previous[b.count]
     }

@@ -1,0 +1,44 @@
+// A scripted tour of the mediator with the example modules: `swift run mediator-demo`.
+// Notes and Accounts never import each other; this program wires them into one mediator and
+// calls them through the string API and through their typed extension modules.
+import Accounts
+import AccountsMediator
+import Mediator
+import Notes
+import NotesMediator
+
+let mediator = Mediator()
+
+do {
+    try Target_Accounts.register(in: mediator)
+    try Target_Notes.register(in: mediator)
+
+    print("targets:", mediator.targetNames.joined(separator: ", "))
+
+    // Typed extension wrappers: no strings at the call site.
+    let user = try mediator.accountsSignUp(username: "ada", password: "analytical")
+    let token = try mediator.accountsLogIn(username: "ada", password: "analytical")
+    print("signed up \(user.username) (id \(user.id)), token \(token)")
+    let note = try mediator.notesCreate(token: token, title: "Engines", body: "Notes on the analytical engine", tags: ["math"])
+    print("created note \(note.id): \(note.title) [\(note.tags.joined(separator: ", "))] by \(note.owner)")
+
+    // The string API, CTMediator style: a result or nil.
+    let listed = mediator.perform(target: "Target_Notes", action: "Action_list", params: ["tag": "math"])
+    print("perform Notes/list tag=math ->", listed ?? "nil")
+
+    // The throwing API explains failures.
+    for (target, action, params) in [("Notes", "gte", ["id": 1]), ("Note", "get", ["id": 1]), ("Notes", "get", ["id": "4x"])] as [(String, String, Params)] {
+        do {
+            _ = try mediator.call(target: target, action: action, params: params)
+        } catch {
+            print("call \(target)/\(action) failed:", error)
+        }
+    }
+    do {
+        _ = try mediator.notesCreate(token: "forged", title: "x")
+    } catch {
+        print("create with a forged token failed:", error.notesFailure.map(\.rawValue) ?? "?", "-", error)
+    }
+} catch {
+    print("mediator-demo: error:", error)
+}

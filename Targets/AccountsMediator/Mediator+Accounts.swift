@@ -1,0 +1,44 @@
+import Mediator
+
+/// An account as callers of the `Accounts` target see it (the caller's own type: this module
+/// never imports the provider).
+public struct AccountsUser: Decodable, Sendable, Equatable {
+    public let id: Int
+    public let username: String
+
+    public init(id: Int, username: String) {
+        self.id = id
+        self.username = username
+    }
+}
+
+/// The failure codes of the `Accounts` target, as `MediatorError.actionErrorCode` reports them.
+public enum AccountsFailure: String, Sendable, CaseIterable {
+    case invalidUsername, weakPassword, usernameTaken, invalidCredentials, invalidToken
+}
+
+extension MediatorError {
+    /// The `Accounts` target's reason for an `actionFailed` error, when it gave one.
+    public var accountsFailure: AccountsFailure? {
+        actionErrorCode.flatMap(AccountsFailure.init(rawValue:))
+    }
+}
+
+// MARK: - Typed calls to the Accounts target
+
+extension Mediator {
+    /// Creates an account.
+    public func accountsSignUp(username: String, password: String) throws(MediatorError) -> AccountsUser {
+        try call(target: "Accounts", action: "signUp", params: ["username": username, "password": password], as: AccountsUser.self)
+    }
+
+    /// Logs in and returns a session token.
+    public func accountsLogIn(username: String, password: String) throws(MediatorError) -> String {
+        try call(target: "Accounts", action: "logIn", params: ["username": username, "password": password], as: String.self)
+    }
+
+    /// The account a session token belongs to.
+    public func accountsWhoAmI(token: String) throws(MediatorError) -> AccountsUser {
+        try call(target: "Accounts", action: "whoAmI", params: ["token": token], as: AccountsUser.self)
+    }
+}

@@ -1,0 +1,149 @@
+import Mediator
+import Synchronization
+
+/// A note.
+public struct Note: Sendable, Equatable {
+    public let id: Int
+    public var title: String
+    public var body: String
+    public var tags: [String]
+    /// The username of the account that created it.
+    public let owner: String
+}
+
+/// Why a notes operation failed. The `code`s are what callers in other modules see.
+public enum NotesError: CodedError, Equatable {
+    /// The token is not a valid session token.
+    case unauthorized
+    /// The token could not be checked (the accounts service failed or is missing).
+    case authorizationUnavailable(String)
+    case emptyTitle
+    case titleTooLong(Int)
+    case invalidTag(String)
+    case notFound(id: Int)
+    /// The note belongs to another account.
+    case notOwner(id: Int)
+
+    public var code: String {
+        switch self {
+        case .unauthorized: "unauthorized"
+        case .authorizationUnavailable: "authorizationUnavailable"
+        case .emptyTitle: "emptyTitle"
+        case .titleTooLong: "titleTooLong"
+        case .invalidTag: "invalidTag"
+        case .notFound: "notFound"
+        case .notOwner: "notOwner"
+        }
+    }
+}
+
+/// The typed API of the notes feature. Reads are open; writes need a session token, which the
+/// service checks with the `authorize` closure it was given (it knows nothing of accounts).
+///
+/// In memory and deterministic (ids count up from 1), so tests can compare results.
+public final class NotesService: Sendable {
+    /// Checks a token: the username it belongs to, `nil` for an invalid token; throws when the
+    /// check itself could not be made.
+    public typealias Authorizer = @Sendable (_ token: String) throws -> String?
+
+    /// The longest title accepted, in characters.
+    public static let maximumTitleLength = 200
+
+    private struct State {
+        var notes: [Int: Note] = [:]
+        var nextID = 1
+    }
+
+    private let state = Mutex(State())
+    private let authorize: Authorizer
+
+    public init(authorize: @escaping Authorizer) {
+        self.authorize = authorize
+    }
+
+    /// Creates a note owned by the token's account. Titles are 1 to 200 characters and not only
+    /// whitespace; tags are non-empty without whitespace.
+    public func create(token: String, title: String, body: String = "", tags: [String] = []) throws(NotesError) -> Note {
+        let owner = try user(for: token)
+        try validate(title: title, tags: tags)
+        return state.withLock { state in
+            let note = Note(id: state.nextID, title: title, body: body, tags: tags, owner: owner)
+            state.nextID += 1
+            state.notes[note.id] = note
+            return note
+        }
+    }
+
+    /// The note with this id.
+    public func get(id: Int) throws(NotesError) -> Note {
+        guard let note = state.withLock({ $0.notes[id] }) else { throw .notFound(id: id) }
+        return note
+    }
+
+    /// All notes in order of id, or those carrying `tag`.
+    public func list(tag: String? = nil) -> [Note] {
+        let all = state.withLock { $0.notes.values.sorted { $0.id < $1.id } }
+        guard let tag else { return all }
+        return all.filter { $0.tags.contains(tag) }
+    }
+
+    /// Changes the given fields of a note the token's account owns; `nil` leaves a field as is.
+    public func update(token: String, id: Int, title: String? = nil, body: String? = nil, tags: [String]? = nil) throws(NotesError) -> Note {
+        let user = try user(for: token)
+        try validate(title: title, tags: tags ?? [])
+        return try state.withLock { state throws(NotesError) in
+            guard var note = state.notes[id] else { throw .notFound(id: id) }
+            guard note.owner == user else { throw .notOwner(id: id) }
+            if let title { note.title = title }
+            if let body { note.body = body }
+            if let tags { note.tags = tags }
+            state.notes[id] = note
+            return note
+        }
+    }
+
+    /// Deletes a note the token's account owns.
+    public func delete(token: String, id: Int) throws(NotesError) {
+        let user = try user(for: token)
+        try state.withLock { state throws(NotesError) in
+            guard let note = state.notes[id] else { throw .notFound(id: id) }
+            guard note.owner == user else { throw .notOwner(id: id) }
+            state.notes[id] = nil
+        }
+    }
+
+    private func user(for token: String) throws(NotesError) -> String {
+        let user: String?
+        do {
+            user = try authorize(token)
+        } catch {
+            throw .authorizationUnavailable("\(error)")
+        }
+        guard let user else { throw .unauthorized }
+        return user
+    }
+
+    private func validate(title: String?, tags: [String]) throws(NotesError) {
+        if let title {
+            guard !title.allSatisfy(\.isWhitespace) else { throw .emptyTitle }
+            guard title.count <= Self.maximumTitleLength else { throw .titleTooLong(title.count) }
+        }
+        if let bad = tags.first(where: { $0.isEmpty || $0.contains(where: \.isWhitespace) }) {
+            throw .invalidTag(bad)
+        }
+    }
+}
+
+extension NotesError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .unauthorized: "not authorized: invalid token"
+        case .authorizationUnavailable(let reason): "could not check the token: \(reason)"
+        case .emptyTitle: "a note needs a title"
+        case .titleTooLong(let count): "title too long (\(count) characters, at most \(NotesService.maximumTitleLength))"
+        case .invalidTag(let tag): "invalid tag \"\(tag)\" (tags are non-empty, without whitespace)"
+        case .notFound(let id): "no note with id \(id)"
+        case .notOwner(let id): "note \(id) belongs to another account"
+        }
+    }
+}
