@@ -82,8 +82,12 @@ extension Mediator {
 
         switch resolution {
         case .action(let resolved, let found):
+            let instance: any TargetInstance
+            switch makeInstance(of: resolved, cache: shouldCacheTarget, action: found.name) {
+            case .success(let made): instance = made
+            case .failure(let error): return .failed(error)
+            }
             do {
-                let instance = try instance(of: resolved, cache: shouldCacheTarget)
                 return .answered(try found.run(instance, params))
             } catch {
                 return .failed(wrap(error, target: resolved.name, action: found.name, doing: "the action failed"))
@@ -91,8 +95,12 @@ extension Mediator {
 
         case .missingAction(let resolved, let notFound):
             if let notFound {
+                let instance: any TargetInstance
+                switch makeInstance(of: resolved, cache: shouldCacheTarget, action: action) {
+                case .success(let made): instance = made
+                case .failure(let error): return .failed(error)
+                }
                 do {
-                    let instance = try instance(of: resolved, cache: shouldCacheTarget)
                     if let answer = try notFound(instance, action, params) { return .answered(answer) }
                 } catch {
                     return .failed(wrap(error, target: resolved.name, action: action, doing: "no such action, and the target's notFound failed"))
@@ -131,7 +139,7 @@ extension Mediator {
             case .closure(let fallback):
                 answer = try fallback(target, action, params)
             case .target(let resolved, let response):
-                let instance = try instance(of: resolved, cache: false)
+                let instance = try makeInstance(of: resolved, cache: false, action: response.name).get()
                 answer = try response.run(instance, [
                     "targetString": target, "actionString": action, "selectorString": action, "originParams": params,
                 ])
@@ -146,6 +154,22 @@ extension Mediator {
     /// The target CTMediator calls when nothing else answers.
     static let noTargetActionName = "NoTargetAction"
 
+    /// The instance for a call, or the error to fail it with: the mediator's own refusal
+    /// (`cyclicTargetCreation`) as it is, a factory's error wrapped as `actionFailed`.
+    private func makeInstance(of target: ResolvedTarget, cache: Bool, action: String) -> Result<any TargetInstance, MediatorError> {
+        do {
+            return .success(try instance(of: target, cache: cache))
+        } catch var error as MediatorError where error.code == .cyclicTargetCreation && error.action == nil {
+            error.action = action
+            return .failure(error)
+        } catch {
+            return .failure(MediatorError(
+                .actionFailed, target: target.name, action: action, underlying: error,
+                reason: "could not create the target: \(error)"
+            ))
+        }
+    }
+
     /// `error` with the call's names attached. A parameter error thrown by ``Params`` is the
     /// caller's fault and keeps its code; anything else (including errors of nested calls) is
     /// the action's failure.
@@ -153,10 +177,6 @@ extension Mediator {
         if var mediatorError = error as? MediatorError, mediatorError.target == nil {
             mediatorError.target = target
             mediatorError.action = action
-            return mediatorError
-        }
-        if let mediatorError = error as? MediatorError, mediatorError.code == .cyclicTargetCreation,
-           mediatorError.target == target {
             return mediatorError
         }
         return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "\(doing): \(error)")

@@ -1,0 +1,122 @@
+import Foundation
+import Mediator
+import Synchronization
+import Testing
+
+/// Counts factory calls and instances of one registration.
+final class Tracked: Sendable {
+    init() {}
+}
+
+@Suite("Target cache")
+struct CacheTests {
+    let mediator = Mediator()
+    let counter = Box()
+
+    /// Registers `name` whose factory counts, optionally sleeping to widen race windows.
+    func registerTracked(_ name: String, factoryDelay: UInt32 = 0) throws {
+        try mediator.register(target: name, make: { [counter] _ -> Tracked in
+            counter.created.add(1, ordering: .relaxed)
+            if factoryDelay > 0 { usleep(factoryDelay) }
+            return Tracked()
+        }, actions: [Action("id") { tracked, _ in ObjectIdentifier(tracked) }])
+    }
+
+    func id(_ target: String, cache: Bool) -> ObjectIdentifier? {
+        mediator.perform(target: target, action: "id", shouldCacheTarget: cache) as? ObjectIdentifier
+    }
+
+    @Test("Without caching every call gets a fresh instance")
+    func freshPerCall() throws {
+        try registerTracked("T")
+        _ = id("T", cache: false)
+        _ = id("T", cache: false)
+        #expect(counter.created.load(ordering: .relaxed) == 2)
+        #expect(!mediator.hasCachedInstance(ofTarget: "T"))
+    }
+
+    @Test("A cached instance is reused by later calls, whatever their flag")
+    func reuse() throws {
+        try registerTracked("T")
+        let first = id("T", cache: true)
+        #expect(id("T", cache: true) == first)
+        #expect(id("T", cache: false) == first)
+        #expect(counter.created.load(ordering: .relaxed) == 1)
+    }
+
+    @Test("Releasing by full or short name makes the next cached call create a new instance")
+    func release() throws {
+        try registerTracked("T")
+        _ = id("T", cache: true)
+        #expect(mediator.releaseCachedTarget(fullName: "Target_T"))
+        #expect(!mediator.releaseCachedTarget(fullName: "Target_T"))
+        _ = id("T", cache: true)
+        #expect(mediator.releaseCachedTarget(fullName: "T"))
+        #expect(counter.created.load(ordering: .relaxed) == 2)
+    }
+
+    @Test("Release-all empties every target's cache")
+    func releaseAll() throws {
+        try registerTracked("A")
+        try registerTracked("B")
+        _ = id("A", cache: true)
+        _ = id("B", cache: true)
+        mediator.releaseAllCachedTargets()
+        #expect(!mediator.hasCachedInstance(ofTarget: "A"))
+        #expect(!mediator.hasCachedInstance(ofTarget: "B"))
+    }
+
+    @Test("A released instance is freed once no call uses it")
+    func releasedInstanceIsFreed() throws {
+        try registerTracked("T")
+        weak var instance: Tracked?
+        let keep = Mutex<Tracked?>(nil)
+        try mediator.addActions([Action<Tracked>("keep") { tracked, _ in keep.withLock { $0 = tracked }; return nil }], toTarget: "T")
+        _ = mediator.perform(target: "T", action: "keep", shouldCacheTarget: true)
+        instance = keep.withLock { $0 }
+        keep.withLock { $0 = nil }
+        #expect(instance != nil)
+        mediator.releaseCachedTarget(fullName: "Target_T")
+        #expect(instance == nil)
+    }
+
+    @Test("8 threads racing for a cached target create exactly one instance, and all get it")
+    func exactlyOnce() throws {
+        for round in 0..<20 {
+            let name = "Race\(round)"
+            try registerTracked(name, factoryDelay: 2_000)
+            let seen = Mutex<Set<ObjectIdentifier>>([])
+            onThreads(8) { _ in
+                let identity = mediator.perform(target: name, action: "id", shouldCacheTarget: true) as? ObjectIdentifier
+                seen.withLock { _ = $0.insert(identity ?? ObjectIdentifier(Tracked.self)) }
+            }
+            #expect(seen.withLock { $0.count } == 1, "round \(round)")
+        }
+        #expect(counter.created.load(ordering: .relaxed) == 20)
+    }
+
+    @Test("Threads racing uncached and cached calls never see two cached instances")
+    func mixedRace() throws {
+        try registerTracked("Mixed", factoryDelay: 500)
+        let cachedIDs = Mutex<Set<ObjectIdentifier>>([])
+        onThreads(8) { index in
+            for call in 0..<200 {
+                if (index + call) % 2 == 0 {
+                    if let identity = mediator.perform(target: "Mixed", action: "id", shouldCacheTarget: true) as? ObjectIdentifier {
+                        cachedIDs.withLock { _ = $0.insert(identity) }
+                    }
+                } else {
+                    _ = mediator.perform(target: "Mixed", action: "id")
+                }
+            }
+        }
+        #expect(cachedIDs.withLock { $0.count } == 1)
+    }
+
+    @Test("A closure target without state ignores shouldCacheTarget and runs on the mediator")
+    func statelessTarget() throws {
+        try mediator.register(target: "Pure", actions: [Action("me") { mediator, _ in ObjectIdentifier(mediator) }])
+        #expect(mediator.perform(target: "Pure", action: "me", shouldCacheTarget: true) as? ObjectIdentifier == ObjectIdentifier(mediator))
+        #expect(!mediator.hasCachedInstance(ofTarget: "Pure"))
+    }
+}

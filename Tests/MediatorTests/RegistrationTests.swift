@@ -1,0 +1,130 @@
+import Mediator
+import Synchronization
+import Testing
+
+@Suite("Registration")
+struct RegistrationTests {
+    @Test("Registering a target name twice is an error naming the duplicate")
+    func duplicateTarget() throws {
+        let mediator = Mediator()
+        try mediator.register(target: "Notes", actions: [Action("a") { _, _ in 1 }])
+        let error = #expect(throws: MediatorError.self) {
+            try mediator.register(target: "Target_Notes", actions: [Action("b") { _, _ in 2 }])
+        }
+        #expect(error?.code == .duplicateTarget)
+        #expect(error?.target == "Notes")
+        #expect(error?.description.contains("\"Notes\" is already registered") == true)
+        // The first registration is untouched.
+        #expect(mediator.perform(target: "Notes", action: "a") as? Int == 1)
+        #expect(!mediator.canPerform(target: "Notes", action: "b"))
+    }
+
+    @Test("An action name twice in one target is an error naming it, and nothing is registered")
+    func duplicateAction() {
+        let mediator = Mediator()
+        let error = #expect(throws: MediatorError.self) {
+            try mediator.register(target: "Notes", actions: [
+                Action("create") { _, _ in 1 }, Action("Action_create") { _, _ in 2 },
+            ])
+        }
+        #expect(error?.code == .duplicateAction)
+        #expect(error?.target == "Notes")
+        #expect(error?.action == "create")
+        #expect(mediator.targetNames.isEmpty)
+    }
+
+    @Test("replacingExisting swaps a target and drops its cached instance")
+    func replace() throws {
+        let mediator = Mediator()
+        let first = Box(), second = Box()
+        try mediator.register(target: "Swap", make: { _ in first }, actions: [Action("which") { box, _ in box === first ? "first" : "second" }])
+        #expect(mediator.perform(target: "Swap", action: "which", shouldCacheTarget: true) as? String == "first")
+        try mediator.register(target: "Swap", replacingExisting: true, make: { _ in second }, actions: [
+            Action("which") { box, _ in box === second ? "second" : "stale" },
+        ])
+        #expect(!mediator.hasCachedInstance(ofTarget: "Swap"))
+        #expect(mediator.perform(target: "Swap", action: "which", shouldCacheTarget: true) as? String == "second")
+    }
+
+    @Test("Invalid names are refused with the reason", arguments: ["", "Not es", "a/b", "x?y", "ünï"])
+    func invalidNames(name: String) {
+        let mediator = Mediator()
+        let targetError = #expect(throws: MediatorError.self) {
+            try mediator.register(target: name, actions: [Action("ok") { _, _ in nil }])
+        }
+        #expect(targetError?.code == .invalidName)
+        let actionError = #expect(throws: MediatorError.self) {
+            try mediator.register(target: "Fine", actions: [Action(name) { _, _ in nil }])
+        }
+        #expect(actionError?.code == .invalidName)
+        #expect(mediator.targetNames.isEmpty)
+    }
+
+    @Test("Actions can be added to a registered target; duplicates and other instance types are refused")
+    func addActions() throws {
+        let mediator = Mediator()
+        try mediator.register(Target_Counter.self) { _ in Target_Counter() }
+        try mediator.addActions([Action<Target_Counter>("triple") { _, params in try params.value("n", as: Int.self) * 3 }], toTarget: "Target_Counter")
+        #expect(mediator.perform(target: "Counter", action: "triple", params: ["n": 2]) as? Int == 6)
+
+        let duplicate = #expect(throws: MediatorError.self) {
+            try mediator.addActions([Action<Target_Counter>("double") { _, _ in 0 }], toTarget: "Counter")
+        }
+        #expect(duplicate?.code == .duplicateAction)
+        let mismatch = #expect(throws: MediatorError.self) {
+            try mediator.addActions([Action<Box>("other") { _, _ in 0 }], toTarget: "Counter")
+        }
+        #expect(mismatch?.code == .targetTypeMismatch)
+        let missing = #expect(throws: MediatorError.self) {
+            try mediator.addActions([Action<Box>("other") { _, _ in 0 }], toTarget: "Nobody")
+        }
+        #expect(missing?.code == .targetNotFound)
+        #expect(mediator.actionNames(ofTarget: "Counter") == ["double", "fail", "identity", "nothing", "triple"])
+    }
+
+    @Test("Unregistering removes the target")
+    func unregister() throws {
+        let mediator = Mediator()
+        try mediator.register(target: "Temp", actions: [Action("x") { _, _ in 1 }])
+        #expect(mediator.unregister(target: "Target_Temp"))
+        #expect(!mediator.unregister(target: "Temp"))
+        #expect(mediator.perform(target: "Temp", action: "x") == nil)
+    }
+
+    @Test("Registration while 4 threads dispatch: every registration lands and no call fails")
+    func registrationDuringDispatch() throws {
+        let mediator = Mediator()
+        try mediator.register(target: "Steady", actions: [Action("ping") { _, params in try params.value("n", as: Int.self) }])
+        let failures = Atomic<Int>(0)
+        let calls = Atomic<Int>(0)
+        let registering = Atomic<Bool>(true)
+        onThreads(5) { index in
+            if index == 0 {
+                for number in 0..<300 {
+                    do {
+                        try mediator.register(target: "Dynamic\(number)", actions: [Action("value") { _, _ in number }])
+                    } catch {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                }
+                registering.store(false, ordering: .releasing)
+            } else {
+                var n = 0
+                while registering.load(ordering: .acquiring) || n < 1_000 {
+                    if mediator.perform(target: "Steady", action: "ping", params: ["n": n]) as? Int != n {
+                        failures.add(1, ordering: .relaxed)
+                    }
+                    // Also call targets that may or may not be registered yet: never a crash.
+                    _ = mediator.perform(target: "Dynamic\(n % 300)", action: "value")
+                    n += 1
+                }
+                calls.add(n, ordering: .relaxed)
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(calls.load(ordering: .relaxed) >= 4_000)
+        for number in 0..<300 {
+            #expect(mediator.perform(target: "Dynamic\(number)", action: "value") as? Int == number)
+        }
+    }
+}

@@ -1,0 +1,20 @@
+@testable import Mediator
+import Testing
+
+@Suite("Suggestions")
+struct SuggestionTests {
+    @Test("Edit distance counts a swap of neighbours as one edit", arguments: [
+        ("get", "gte", 1), ("create", "craete", 1), ("list", "lists", 1), ("a", "b", 1), ("", "abc", 3), ("same", "same", 0), ("kitten", "sitting", 3),
+    ])
+    func editDistance(lhs: String, rhs: String, expected: Int) {
+        #expect(Suggestions.editDistance(lhs, rhs) == expected)
+        #expect(Suggestions.editDistance(rhs, lhs) == expected)
+    }
+
+    @Test("The closest plausible name is suggested; a case-only difference wins", arguments: [
+        ("creat", "create"), ("DELETE", "delete"), ("lsit", "list"), ("xyz", nil), ("upd", nil),
+    ] as [(String, String?)])
+    func closest(name: String, expected: String?) {
+        #expect(Suggestions.closest(to: name, in: ["create", "delete", "get", "list", "update"]) == expected)
+    }
+}
