@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// One module of the package: what the manifest says it depends on and what its sources import.
+struct ModuleInfo {
+    let name: String
+    let path: String
+    let declared: Set<String>
+    let imported: Set<String>
+}
+
+/// The decoupling rules of the example modules.
+///
+/// Under `Targets/`, a module whose name ends in `Mediator` is a typed extension module and every
+/// other one is a provider. Extension modules depend on `Mediator` only; providers on `Mediator`
+/// and extension modules only (never on another provider).
+enum ImportRules {
+    static func violations(in modules: [ModuleInfo]) -> [String] {
+        let packageModules = Set(modules.map(\.name))
+        let examples = modules.filter { $0.path.hasPrefix("Targets/") }
+        let extensionModules = Set(examples.filter { $0.name.hasSuffix("Mediator") }.map(\.name))
+        let providers = Set(examples.map(\.name)).subtracting(extensionModules)
+        var found: [String] = []
+        for module in examples {
+            let allowed: Set<String> = extensionModules.contains(module.name)
+                ? ["Mediator"]
+                : Set(["Mediator"]).union(extensionModules)
+            let kind = extensionModules.contains(module.name) ? "extension module" : "provider"
+            for dependency in module.declared.sorted() where !allowed.contains(dependency) {
+                let why = providers.contains(dependency) ? "a provider" : "not allowed"
+                found.append("\(kind) \(module.name) declares a dependency on \(dependency) (\(why))")
+            }
+            // Only imports of this package's own modules matter; the toolchain's are always allowed.
+            for imported in module.imported.sorted() where packageModules.contains(imported) && !allowed.contains(imported) {
+                found.append("\(kind) \(module.name) imports \(imported)")
+            }
+        }
+        return found
+    }
+}
+
+/// Reads the real package: the manifest through `swift package dump-package`, the imports from sources.
+enum PackageReader {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func modules() throws -> [ModuleInfo] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-package-\(UUID().uuidString)")
+        // A scratch path of its own, so this never waits for the lock of the `swift test` running it.
+        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "dump-package"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: scratch)
+        guard process.terminationStatus == 0 else { throw ReadError(message: "swift package dump-package exited with \(process.terminationStatus)") }
+
+        guard let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let targets = manifest["targets"] as? [[String: Any]]
+        else { throw ReadError(message: "unexpected dump-package output") }
+        return try targets.map { target in
+            let name = target["name"] as? String ?? ""
+            let path = target["path"] as? String ?? "Sources/\(name)"
+            let dependencies = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency -> String? in
+                // Each dependency is {"byName": [name, condition]} or {"target": [...]} or {"product": [...]}.
+                (dependency.values.first as? [Any])?.first as? String
+            }
+            return ModuleInfo(name: name, path: path, declared: Set(dependencies), imported: try imports(under: path))
+        }
+    }
+
+    /// Module names imported by the Swift files under `path` (any access level or attribute).
+    static func imports(under path: String) throws -> Set<String> {
+        let directory = root.appendingPathComponent(path)
+        guard let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else { return [] }
+        var modules: Set<String> = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
+                let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                      words[..<index].allSatisfy({ ["public", "internal", "package", "private", "fileprivate"].contains($0) })
+                else { continue }
+                modules.insert(String(words[index + 1].split(separator: ".").first ?? ""))
+            }
+        }
+        return modules
+    }
+
+    struct ReadError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+}
+
+@Suite("Import rules of the example modules")
+struct ImportRulesTests {
+    @Test("Providers never depend on providers; extension modules depend on Mediator only")
+    func realPackageFollowsTheRules() throws {
+        let modules = try PackageReader.modules()
+        let examples = modules.filter { $0.path.hasPrefix("Targets/") }.map(\.name).sorted()
+        #expect(examples == ["Accounts", "AccountsMediator", "Notes", "NotesMediator"])
+        // Sanity: the reader sees the one allowed cross-module link, so an empty result means something.
+        #expect(modules.first { $0.name == "Notes" }?.imported.contains("AccountsMediator") == true)
+        #expect(ImportRules.violations(in: modules) == [])
+    }
+
+    @Test("The checker reports a provider importing a provider and an extension module importing anything but Mediator")
+    func checkerCatchesViolations() {
+        let modules = [
+            ModuleInfo(name: "Mediator", path: "Sources/Mediator", declared: [], imported: []),
+            ModuleInfo(name: "Notes", path: "Targets/Notes", declared: ["Mediator", "Accounts"], imported: ["Mediator", "Accounts", "Foundation"]),
+            ModuleInfo(name: "Accounts", path: "Targets/Accounts", declared: ["Mediator"], imported: ["Mediator"]),
+            ModuleInfo(name: "NotesMediator", path: "Targets/NotesMediator", declared: ["Mediator", "AccountsMediator"], imported: ["Notes"]),
+            ModuleInfo(name: "AccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator"], imported: ["Mediator"]),
+        ]
+        #expect(ImportRules.violations(in: modules) == [
+            "provider Notes declares a dependency on Accounts (a provider)",
+            "provider Notes imports Accounts",
+            "extension module NotesMediator declares a dependency on AccountsMediator (not allowed)",
+            "extension module NotesMediator imports Notes",
+        ])
+    }
+}

@@ -1,0 +1,81 @@
+/// SplitMix64: a small, fast generator whose sequence depends only on its seed.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Generates operation sequences full of edge cases, leaning on one action.
+struct OperationGenerator {
+    var random: SeededGenerator
+
+    static let usernames = ["ada", "grace", "alan", "", " ", "a b", "名前", "émile", "😀", String(repeating: "u", count: 32), String(repeating: "u", count: 33), "tab\t"]
+    static let passwords = ["analytical", "12345678", "short", "", "ünïcødé-pass", String(repeating: "p", count: 10_000)]
+    static let titles = ["Engines", "", "   ", "📝 ünïcode", "a&b=c%20+d", String(repeating: "t", count: 200), String(repeating: "t", count: 201), "line\nbreak"]
+    static let bodies = ["", "body", String(repeating: "β", count: 5_000), "\"quoted\""]
+    static let tagSets: [[String]] = [[], ["math"], ["math", "draft"], ["日本"], [""], ["two words"], ["draft"]]
+    static let tagFilters: [String?] = [nil, "math", "draft", "日本", "", "missing"]
+
+    init(seed: UInt64) {
+        random = SeededGenerator(seed: seed)
+    }
+
+    mutating func pick<T>(_ values: [T]) -> T {
+        values[Int.random(in: 0..<values.count, using: &random)]
+    }
+
+    /// Tokens are issued as "token-1", "token-2", ... by every world alike, so guessing a few past
+    /// the ones issued yields valid and invalid tokens without looking at any world.
+    mutating func token() -> String {
+        pick(["token-1", "token-1", "token-2", "token-2", "token-3", "token-9", "", "forged", "token-0"])
+    }
+
+    mutating func id() -> Int {
+        Int.random(in: 0..<4, using: &random) == 0 ? pick([0, -1, 99, Int.max, Int.min]) : Int.random(in: 1...12, using: &random)
+    }
+
+    mutating func operation(leaningOn focus: String) -> Operation {
+        // Writes that succeed need notes to write to: when leaning on update or delete, keep
+        // creating some.
+        let others = focus == "update" || focus == "delete"
+            ? ["create", "create", "create", "signUp", "logIn", "get", "list"]
+            : ["signUp", "logIn", "whoAmI", "create", "get", "list", "update", "delete"]
+        let action = Int.random(in: 0..<3, using: &random) == 0 ? pick(others) : focus
+        switch action {
+        case "signUp": return .signUp(username: pick(Self.usernames), password: pick(Self.passwords))
+        case "logIn": return .logIn(username: pick(Self.usernames), password: pick(Self.passwords))
+        case "whoAmI": return .whoAmI(token: token())
+        case "create": return .create(token: token(), title: pick(Self.titles), body: pick(Self.bodies), tags: pick(Self.tagSets))
+        case "get": return .get(id: id())
+        case "list": return .list(tag: pick(Self.tagFilters))
+        case "update":
+            let title: String? = Bool.random(using: &random) ? pick(Self.titles) : nil
+            let body: String? = Bool.random(using: &random) ? pick(Self.bodies) : nil
+            let tags: [String]? = Bool.random(using: &random) ? pick(Self.tagSets) : nil
+            return .update(token: token(), id: id(), title: title, body: body, tags: tags)
+        default: return .delete(token: token(), id: id())
+        }
+    }
+
+    /// A sequence that first sets up a few accounts, sessions and notes, then leans on `focus`.
+    mutating func sequence(leaningOn focus: String, count: Int) -> [Operation] {
+        var operations: [Operation] = [
+            .signUp(username: "ada", password: "analytical"),
+            .signUp(username: "grace", password: "12345678"),
+            .logIn(username: "ada", password: "analytical"),
+            .logIn(username: "grace", password: "12345678"),
+            .create(token: "token-1", title: "Engines", body: "", tags: ["math"]),
+            .create(token: "token-2", title: "Compilers", body: "b", tags: ["draft"]),
+        ]
+        for _ in 0..<count { operations.append(operation(leaningOn: focus)) }
+        return operations
+    }
+}

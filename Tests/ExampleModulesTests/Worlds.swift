@@ -1,0 +1,275 @@
+import Accounts
+import AccountsMediator
+import Mediator
+import Notes
+import NotesMediator
+
+/// A note reduced to plain fields, so notes of the three worlds (provider type, dictionary,
+/// wrapper type) can be compared.
+struct PlainNote: Equatable, CustomStringConvertible {
+    let id: Int, title: String, body: String, tags: [String], owner: String
+    var description: String { "#\(id) \(title.debugDescription) by \(owner) \(tags)" }
+}
+
+/// What one operation gave, comparable across worlds. Failures keep only their kind: the
+/// provider's code for an action's failure, the mediator's code otherwise.
+enum Outcome: Equatable, CustomStringConvertible {
+    case account(id: Int, username: String)
+    case token(String)
+    case note(PlainNote)
+    case notes([PlainNote])
+    case done
+    case failure(String)
+
+    var isFailure: Bool { if case .failure = self { true } else { false } }
+
+    var description: String {
+        switch self {
+        case .account(let id, let username): "account(\(id), \(username.debugDescription))"
+        case .token(let token): "token(\(token))"
+        case .note(let note): "note(\(note))"
+        case .notes(let notes): "notes(\(notes.map(\.id)))"
+        case .done: "done"
+        case .failure(let code): "failure(\(code))"
+        }
+    }
+}
+
+/// One call to an example action, with typed arguments.
+enum Operation: CustomStringConvertible {
+    case signUp(username: String, password: String)
+    case logIn(username: String, password: String)
+    case whoAmI(token: String)
+    case create(token: String, title: String, body: String, tags: [String])
+    case get(id: Int)
+    case list(tag: String?)
+    case update(token: String, id: Int, title: String?, body: String?, tags: [String]?)
+    case delete(token: String, id: Int)
+
+    /// The action's name, as the mediator knows it.
+    var action: String {
+        switch self {
+        case .signUp: "signUp"
+        case .logIn: "logIn"
+        case .whoAmI: "whoAmI"
+        case .create: "create"
+        case .get: "get"
+        case .list: "list"
+        case .update: "update"
+        case .delete: "delete"
+        }
+    }
+
+    var description: String {
+        let arguments: [Any?] = switch self {
+        case let .signUp(username, password), let .logIn(username, password): [username, password]
+        case let .whoAmI(token): [token]
+        case let .create(token, title, body, tags): [token, title, body, tags]
+        case let .get(id): [id]
+        case let .list(tag): [tag]
+        case let .update(token, id, title, body, tags): [token, id, title, body, tags]
+        case let .delete(token, id): [token, id]
+        }
+        let shown = arguments.map { argument -> String in
+            guard let argument else { return "nil" }
+            let text = String(reflecting: argument)
+            return text.count > 40 ? String(text.prefix(40)) + "…" : text
+        }
+        return "\(action)(\(shown.joined(separator: ", ")))"
+    }
+}
+
+/// A way of running operations: the typed API, the mediator's string API, or the typed wrappers.
+protocol World {
+    func run(_ operation: Operation) -> Outcome
+}
+
+// MARK: - (1) The typed API, called directly
+
+struct TypedAPIWorld: World {
+    let accounts = AccountsService()
+    let notes: NotesService
+
+    init() {
+        notes = NotesService(authorize: { [accounts] token in
+            do throws(AccountsError) {
+                return try accounts.whoAmI(token: token).username
+            } catch .invalidToken {
+                return nil
+            }
+        })
+    }
+
+    func run(_ operation: Operation) -> Outcome {
+        do {
+            switch operation {
+            case let .signUp(username, password):
+                let account = try accounts.signUp(username: username, password: password)
+                return .account(id: account.id, username: account.username)
+            case let .logIn(username, password):
+                return .token(try accounts.logIn(username: username, password: password))
+            case let .whoAmI(token):
+                let account = try accounts.whoAmI(token: token)
+                return .account(id: account.id, username: account.username)
+            case let .create(token, title, body, tags):
+                return .note(plain(try notes.create(token: token, title: title, body: body, tags: tags)))
+            case let .get(id):
+                return .note(plain(try notes.get(id: id)))
+            case let .list(tag):
+                return .notes(notes.list(tag: tag).map(plain))
+            case let .update(token, id, title, body, tags):
+                return .note(plain(try notes.update(token: token, id: id, title: title, body: body, tags: tags)))
+            case let .delete(token, id):
+                try notes.delete(token: token, id: id)
+                return .done
+            }
+        } catch let error as AccountsError {
+            return .failure(error.code)
+        } catch let error as NotesError {
+            return .failure(error.code)
+        } catch {
+            return .failure("unexpected \(error)")
+        }
+    }
+
+    private func plain(_ note: Notes.Note) -> PlainNote {
+        PlainNote(id: note.id, title: note.title, body: note.body, tags: note.tags, owner: note.owner)
+    }
+}
+
+/// A mediator with both example targets registered, as an app would wire it.
+func exampleMediator() throws -> Mediator {
+    let mediator = Mediator()
+    try Target_Accounts.register(in: mediator)
+    try Target_Notes.register(in: mediator)
+    return mediator
+}
+
+/// The kind of a mediator failure: the provider's code for an action's failure, else the mediator's.
+func failureKind(_ error: MediatorError) -> String {
+    error.actionErrorCode ?? error.code.rawValue
+}
+
+// MARK: - (2) The mediator's string API
+
+struct StringAPIWorld: World {
+    let mediator: Mediator
+    /// Send numbers as text, as URL and command-line callers do; results must not change.
+    let numbersAsText: Bool
+
+    init(numbersAsText: Bool) throws {
+        mediator = try exampleMediator()
+        self.numbersAsText = numbersAsText
+    }
+
+    func run(_ operation: Operation) -> Outcome {
+        let number: (Int) -> any Sendable = { numbersAsText ? String($0) : $0 }
+        var params: Params
+        let target: String
+        switch operation {
+        case let .signUp(username, password), let .logIn(username, password):
+            target = "Accounts"
+            params = ["username": username, "password": password]
+        case let .whoAmI(token):
+            target = "Accounts"
+            params = ["token": token]
+        case let .create(token, title, body, tags):
+            target = "Notes"
+            params = ["token": token, "title": title, "body": body, "tags": tags]
+        case let .get(id):
+            target = "Notes"
+            params = ["id": number(id)]
+        case let .list(tag):
+            target = "Notes"
+            params = [:]
+            params["tag"] = tag
+        case let .update(token, id, title, body, tags):
+            target = "Notes"
+            params = ["token": token, "id": number(id)]
+            params["title"] = title
+            params["body"] = body
+            params["tags"] = tags
+        case let .delete(token, id):
+            target = "Notes"
+            params = ["token": token, "id": number(id)]
+        }
+        do {
+            let result = try mediator.call(target: target, action: operation.action, params: params)
+            return outcome(of: result, for: operation)
+        } catch {
+            return .failure(failureKind(error))
+        }
+    }
+
+    /// Reads the plain values the providers return, by hand (not with the decoder the wrappers use).
+    private func outcome(of result: (any Sendable)?, for operation: Operation) -> Outcome {
+        switch operation {
+        case .signUp, .whoAmI:
+            guard let account = result as? [String: any Sendable], let id = account["id"] as? Int,
+                  let username = account["username"] as? String
+            else { return .failure("unreadable result \(String(describing: result))") }
+            return .account(id: id, username: username)
+        case .logIn:
+            guard let token = result as? String else { return .failure("unreadable result") }
+            return .token(token)
+        case .create, .get, .update:
+            guard let note = (result as? [String: any Sendable]).flatMap(plainNote) else { return .failure("unreadable result") }
+            return .note(note)
+        case .list:
+            guard let list = result as? [[String: any Sendable]] else { return .failure("unreadable result") }
+            let notes = list.compactMap(plainNote)
+            return notes.count == list.count ? .notes(notes) : .failure("unreadable result")
+        case .delete:
+            return result == nil ? .done : .failure("unexpected result")
+        }
+    }
+
+    private func plainNote(_ fields: [String: any Sendable]) -> PlainNote? {
+        guard let id = fields["id"] as? Int, let title = fields["title"] as? String, let body = fields["body"] as? String,
+              let tags = fields["tags"] as? [String], let owner = fields["owner"] as? String
+        else { return nil }
+        return PlainNote(id: id, title: title, body: body, tags: tags, owner: owner)
+    }
+}
+
+// MARK: - (3) The typed extension wrappers
+
+struct WrapperWorld: World {
+    let mediator: Mediator
+
+    init() throws {
+        mediator = try exampleMediator()
+    }
+
+    func run(_ operation: Operation) -> Outcome {
+        do throws(MediatorError) {
+            switch operation {
+            case let .signUp(username, password):
+                let user = try mediator.accountsSignUp(username: username, password: password)
+                return .account(id: user.id, username: user.username)
+            case let .logIn(username, password):
+                return .token(try mediator.accountsLogIn(username: username, password: password))
+            case let .whoAmI(token):
+                let user = try mediator.accountsWhoAmI(token: token)
+                return .account(id: user.id, username: user.username)
+            case let .create(token, title, body, tags):
+                return .note(plain(try mediator.notesCreate(token: token, title: title, body: body, tags: tags)))
+            case let .get(id):
+                return .note(plain(try mediator.notesGet(id: id)))
+            case let .list(tag):
+                return .notes(try mediator.notesList(tag: tag).map(plain))
+            case let .update(token, id, title, body, tags):
+                return .note(plain(try mediator.notesUpdate(token: token, id: id, title: title, body: body, tags: tags)))
+            case let .delete(token, id):
+                try mediator.notesDelete(token: token, id: id)
+                return .done
+            }
+        } catch {
+            return .failure(failureKind(error))
+        }
+    }
+
+    private func plain(_ note: NotesMediator.Note) -> PlainNote {
+        PlainNote(id: note.id, title: note.title, body: note.body, tags: note.tags, owner: note.owner)
+    }
+}
