@@ -31,10 +31,12 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        .testTarget(name: "MediatorTests", dependencies: ["Mediator"], path: "Tests/MediatorTests", swiftSettings: settings),
+        // Helpers shared by the test targets (seeded randomness, real threads).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+        .testTarget(name: "MediatorTests", dependencies: ["Mediator", "TestSupport"], path: "Tests/MediatorTests", swiftSettings: settings),
         .testTarget(
             name: "ExampleModulesTests",
-            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator"],
+            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "TestSupport"],
             path: "Tests/ExampleModulesTests",
             swiftSettings: settings
         ),

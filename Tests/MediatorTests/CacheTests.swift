@@ -1,5 +1,6 @@
 import Foundation
 import Mediator
+import TestSupport
 import Synchronization
 import Testing
 

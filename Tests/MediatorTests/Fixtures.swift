@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Mediator
 import Synchronization
 
@@ -29,20 +30,3 @@ final class Box: Sendable {
     init() {}
 }
 
-/// Runs `body` on `count` real threads that start together, and waits for all of them.
-/// (Dispatch's `concurrentPerform` would use only as many threads as there are cores.)
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let start = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for index in 0..<count {
-        done.enter()
-        let thread = Thread {
-            start.wait()
-            body(index)
-            done.leave()
-        }
-        thread.start()
-    }
-    for _ in 0..<count { start.signal() }
-    done.wait()
-}

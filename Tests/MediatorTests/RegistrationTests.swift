@@ -1,4 +1,5 @@
 import Mediator
+import TestSupport
 import Synchronization
 import Testing
 

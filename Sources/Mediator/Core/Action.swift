@@ -9,21 +9,28 @@
 ///
 /// The name may be given short (`create`) or full (`Action_create`); the mediator stores the
 /// short form and answers to both.
+///
+/// An action is reachable by URL (``Mediator/open(_:)``) unless it is local-only: declared with
+/// `localOnly: true`, or named with the prefix `native` (CTMediator's rule).
 public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// The action's short name (without the `Action_` prefix).
     public let name: String
     /// A one-line description, shown by listings.
     public let summary: String?
+    /// Whether remote (URL) calls are refused: declared so, or the name begins with `native`.
+    public let isLocalOnly: Bool
     let body: @Sendable (Target, Params) throws -> (any Sendable)?
 
-    /// An action called `name` that runs `body`.
+    /// An action called `name` that runs `body`; `localOnly` refuses it to URL calls.
     public init(
         _ name: String,
         summary: String? = nil,
+        localOnly: Bool = false,
         _ body: @escaping @Sendable (Target, Params) throws -> (any Sendable)?
     ) {
         self.name = Names.shortActionName(name)
         self.summary = summary
+        self.isLocalOnly = localOnly || Names.isNative(self.name)
         self.body = body
     }
 }

@@ -35,11 +35,11 @@ extension Mediator {
     }
 
     /// The instance a call runs on: the cached one if there is one, the mediator itself for a
-    /// closure target, otherwise a new one (kept when `cache` is true).
+    /// closure target, otherwise a new one (kept when `cache` is true or the target is always cached).
     func instance(of target: ResolvedTarget, cache: Bool) throws -> any TargetInstance {
         if let cached = target.cached { return cached }
         guard let make = target.make else { return self }
-        guard cache else { return try make(self) }
+        guard cache || target.alwaysCached else { return try make(self) }
         return try cachedInstance(of: target, make: make)
     }
 

@@ -71,7 +71,9 @@ extension Mediator {
         case missingTarget
     }
 
-    func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool) -> Outcome {
+    /// Runs a call through resolution, the cache and the fallbacks. A `remote` call is refused
+    /// (`forbidden`) when it resolves to a local-only action, before anything runs.
+    func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false) -> Outcome {
         let resolution: Resolution = state.withLock { registry in
             guard let slot = registry.slot(named: target) else { return .missingTarget }
             if let found = slot.definition.action(named: action) {
@@ -82,6 +84,12 @@ extension Mediator {
 
         switch resolution {
         case .action(let resolved, let found):
+            if remote && found.isLocalOnly {
+                return .failed(MediatorError(
+                    .forbidden, target: resolved.name, action: found.name,
+                    reason: "action \"\(found.name)\" is local-only\(Names.isNative(found.name) ? " (its name begins with \"native\")" : ""); URL calls cannot reach it"
+                ))
+            }
             let instance: any TargetInstance
             switch makeInstance(of: resolved, cache: shouldCacheTarget, action: found.name) {
             case .success(let made): instance = made
@@ -183,7 +191,7 @@ extension Mediator {
     }
 
     /// The precise error for a call nothing answered. Computed only on the throwing path.
-    private func missError(target: String, action: String) -> MediatorError {
+    func missError(target: String, action: String) -> MediatorError {
         state.withLock { registry in
             guard let slot = registry.slot(named: target) else {
                 return targetNotFoundError(target: target, action: action, registry: registry)

@@ -22,7 +22,7 @@ extension Mediator {
         make: @escaping @Sendable (Mediator) throws -> Target
     ) throws(MediatorError) {
         let definition = try TargetDefinition(
-            name: Target.targetName, summary: Target.targetSummary, make: make,
+            name: Target.targetName, summary: Target.targetSummary, alwaysCached: Target.isAlwaysCached, make: make,
             actions: Target.actions, notFound: { target, action, params in try target.notFound(action: action, params: params) }
         )
         try install(definition, replacingExisting: replacingExisting)
@@ -37,17 +37,22 @@ extension Mediator {
     /// ])
     /// ```
     ///
-    /// - Parameter notFound: CTMediator's `notFound:` for this target (see ``MediatorTarget/notFound(action:params:)``).
+    /// - Parameters:
+    ///   - alwaysCached: every call uses one cached instance (see ``MediatorTarget/isAlwaysCached``).
+    ///   - notFound: CTMediator's `notFound:` for this target (see ``MediatorTarget/notFound(action:params:)``).
     /// - Throws: as ``register(_:replacingExisting:make:)``.
     public func register<Instance: AnyObject & Sendable>(
         target name: String,
         summary: String? = nil,
+        alwaysCached: Bool = false,
         replacingExisting: Bool = false,
         make: @escaping @Sendable (Mediator) throws -> Instance,
         actions: [Action<Instance>],
         notFound: (@Sendable (Instance, _ action: String, Params) throws -> (any Sendable)?)? = nil
     ) throws(MediatorError) {
-        let definition = try TargetDefinition(name: name, summary: summary, make: make, actions: actions, notFound: notFound)
+        let definition = try TargetDefinition(
+            name: name, summary: summary, alwaysCached: alwaysCached, make: make, actions: actions, notFound: notFound
+        )
         try install(definition, replacingExisting: replacingExisting)
     }
 

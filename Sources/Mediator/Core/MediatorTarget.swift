@@ -20,6 +20,9 @@ public protocol MediatorTarget: AnyObject, Sendable {
     static var targetName: String { get }
     /// A one-line description, shown by listings. Defaults to `nil`.
     static var targetSummary: String? { get }
+    /// Whether every call uses one cached instance, whatever its `shouldCacheTarget` flag; the
+    /// only way a URL call can create a cached instance. Defaults to `false`.
+    static var isAlwaysCached: Bool { get }
     /// The actions this target answers.
     static var actions: [Action<Self>] { get }
     /// CTMediator's `notFound:`: called with the action name and the original params when an
@@ -31,5 +34,6 @@ public protocol MediatorTarget: AnyObject, Sendable {
 extension MediatorTarget {
     public static var targetName: String { Names.shortTargetName(String(describing: Self.self)) }
     public static var targetSummary: String? { nil }
+    public static var isAlwaysCached: Bool { false }
     public func notFound(action: String, params: Params) throws -> (any Sendable)? { nil }
 }

@@ -21,6 +21,11 @@ enum Names {
         return String(name.dropFirst(prefix.count))
     }
 
+    /// CTMediator's rule: actions whose (short) name begins with `native` are never reachable by URL.
+    static func isNative(_ shortActionName: String) -> Bool {
+        shortActionName.hasPrefix("native")
+    }
+
     /// Why `name` cannot be registered, or `nil` when it can.
     ///
     /// Names must be addressable from a URL path and a command line unchanged: ASCII letters,

@@ -3,6 +3,7 @@
 struct Registry {
     var slots: [String: TargetSlot] = [:]
     var fallback: Mediator.Fallback?
+    var urlPolicy = URLPolicy()
 
     /// The slot for a target called `name` (short or full form).
     func slot(named name: String) -> TargetSlot? {
@@ -34,7 +35,7 @@ final class TargetSlot {
     var resolved: ResolvedTarget {
         ResolvedTarget(
             name: definition.name, slotID: ObjectIdentifier(self),
-            make: definition.make, cached: cached
+            make: definition.make, alwaysCached: definition.alwaysCached, cached: cached
         )
     }
 }
@@ -45,5 +46,6 @@ struct ResolvedTarget: Sendable {
     /// Identifies the registration, so a later step can tell whether it was replaced meanwhile.
     let slotID: ObjectIdentifier
     let make: (@Sendable (Mediator) throws -> any TargetInstance)?
+    let alwaysCached: Bool
     let cached: (any TargetInstance)?
 }

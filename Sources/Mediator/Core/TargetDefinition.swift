@@ -5,6 +5,7 @@ typealias TargetInstance = AnyObject & Sendable
 struct RegisteredAction: Sendable {
     let name: String
     let summary: String?
+    let isLocalOnly: Bool
     let run: @Sendable (any TargetInstance, Params) throws -> (any Sendable)?
 }
 
@@ -22,6 +23,8 @@ struct TargetDefinition: Sendable {
     let make: (@Sendable (Mediator) throws -> any TargetInstance)?
     private(set) var actions: [String: RegisteredAction]
     let notFound: NotFoundHandler?
+    /// Every call uses the cached instance, creating it if needed, whatever its flag (URL calls too).
+    let alwaysCached: Bool
 
     var fullName: String { Names.targetPrefix + name }
 
@@ -29,6 +32,7 @@ struct TargetDefinition: Sendable {
     init<Instance: TargetInstance>(
         name rawName: String,
         summary: String?,
+        alwaysCached: Bool = false,
         make: (@Sendable (Mediator) throws -> Instance)?,
         actions: [Action<Instance>],
         notFound: (@Sendable (Instance, String, Params) throws -> (any Sendable)?)?
@@ -39,6 +43,7 @@ struct TargetDefinition: Sendable {
         }
         self.name = name
         self.summary = summary
+        self.alwaysCached = alwaysCached && make != nil
         self.instanceType = ObjectIdentifier(Instance.self)
         if let make {
             self.make = { @Sendable (mediator: Mediator) throws -> any TargetInstance in try make(mediator) }
@@ -78,7 +83,7 @@ struct TargetDefinition: Sendable {
                                     reason: "action \"\(action.name)\" is registered twice")
             }
             let body = action.body
-            merged[action.name] = RegisteredAction(name: action.name, summary: action.summary) { instance, params in
+            merged[action.name] = RegisteredAction(name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly) { instance, params in
                 // Safe for the reason given in `init`.
                 try body(unsafeDowncast(instance, to: Instance.self), params)
             }

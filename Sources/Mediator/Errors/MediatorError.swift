@@ -42,6 +42,11 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         public static let targetTypeMismatch = Code(rawValue: "targetTypeMismatch")
         /// A target's factory asked, on the same thread, for the cached instance it is creating.
         public static let cyclicTargetCreation = Code(rawValue: "cyclicTargetCreation")
+        /// A URL is malformed, too long, has too many query items, or names no valid target/action.
+        public static let invalidURL = Code(rawValue: "invalidURL")
+        /// A remote (URL) call was refused: a `native...` or local-only action, or a scheme or
+        /// target outside the mediator's ``URLPolicy``. Nothing ran.
+        public static let forbidden = Code(rawValue: "forbidden")
     }
 
     /// The kind of failure.

@@ -1,0 +1,107 @@
+// MARK: - Remote calls by URL
+
+extension Mediator {
+    /// What URL calls may reach and how much input they may bring. Read and set from any thread.
+    public var urlPolicy: URLPolicy {
+        get { state.withLock { $0.urlPolicy } }
+        set { state.withLock { $0.urlPolicy = newValue } }
+    }
+
+    /// CTMediator's `performActionWithUrl:`: calls the action a URL names and returns its result,
+    /// or `nil` when it returned nothing or the call failed or was refused.
+    ///
+    /// ```swift
+    /// mediator.open("app://Notes/get?id=42")   // the note, or nil
+    /// ```
+    ///
+    /// The URL is `scheme://Target/action?key=value&...` (short or full names). Query values
+    /// arrive as strings, percent-decoded; a repeated key gives an array of strings. A URL call
+    /// never reaches an action named `native...` or declared local-only, honours ``urlPolicy``,
+    /// and never creates a cached target (an existing cached instance is used; targets
+    /// registered as always cached are cached). The full rules are in the README.
+    /// Use ``call(url:)`` to learn why a call failed.
+    @discardableResult
+    public func open(_ url: String) -> (any Sendable)? {
+        if case .answered(let value) = dispatch(url: url) { return value }
+        return nil
+    }
+
+    /// Like ``open(_:)``, but throws the reason a call failed.
+    ///
+    /// - Throws: ``MediatorError`` with code `invalidURL` (quoting the URL and saying what is
+    ///   wrong), `forbidden` (nothing ran), or any code ``call(target:action:params:shouldCacheTarget:)``
+    ///   throws.
+    @discardableResult
+    public func call(url: String) throws(MediatorError) -> (any Sendable)? {
+        switch dispatch(url: url) {
+        case .answered(let value): return value
+        case .failed(let error): throw error
+        case .unanswered(let target, let action): throw missError(target: target, action: action)
+        }
+    }
+
+    /// CTMediator's `performActionWithUrl:completion:`, with the same result as ``open(_:)``.
+    ///
+    /// `completion` gets `["result": value]` when the action returned a value, `[:]` when it
+    /// returned nothing, and `["error": MediatorError]` when the call failed; it is not called
+    /// at all when the call is refused as `forbidden` (CTMediator's behaviour for `native` actions).
+    @discardableResult
+    public func open(_ url: String, completion: @Sendable ([String: any Sendable]) -> Void) -> (any Sendable)? {
+        switch dispatch(url: url) {
+        case .answered(let value):
+            completion(value.map { ["result": $0] } ?? [:])
+            return value
+        case .failed(let error):
+            if error.code != .forbidden { completion(["error": error]) }
+            return nil
+        case .unanswered(let target, let action):
+            completion(["error": missError(target: target, action: action)])
+            return nil
+        }
+    }
+
+    /// How a URL call ended; `unanswered` keeps the names for the throwing paths' error.
+    enum URLOutcome {
+        case answered((any Sendable)?)
+        case failed(MediatorError)
+        case unanswered(target: String, action: String)
+    }
+
+    /// Parse, refuse what the rules forbid (before the query is even decoded), then dispatch.
+    func dispatch(url: String) -> URLOutcome {
+        let policy = urlPolicy
+        let parsed: CallURL
+        switch URLParser.parseHead(url, policy: policy) {
+        case .success(let head): parsed = head
+        case .failure(let error): return .failed(error)
+        }
+        if let refusal = refusal(of: parsed, url: url, policy: policy) { return .failed(refusal) }
+        let params: Params
+        switch URLParser.parseQuery(url, parsed, policy: policy) {
+        case .success(let query): params = query
+        case .failure(let error): return .failed(error)
+        }
+        switch dispatch(target: parsed.target, action: parsed.action, params: params, shouldCacheTarget: false, remote: true) {
+        case .answered(let value): return .answered(value)
+        case .failed(let error): return .failed(error)
+        case .unanswered: return .unanswered(target: parsed.target, action: parsed.action)
+        }
+    }
+
+    /// The `forbidden` error for a URL the policy or CTMediator's `native` rule refuses.
+    private func refusal(of url: CallURL, url text: String, policy: URLPolicy) -> MediatorError? {
+        let target = Names.shortTargetName(url.target)
+        let action = Names.shortActionName(url.action)
+        let why: String
+        if let schemes = policy.allowedSchemes, !schemes.contains(url.scheme) {
+            why = "the scheme \"\(url.scheme)\" is not allowed (allowed: \(schemes.sorted().joined(separator: ", ")))"
+        } else if let targets = policy.allowedTargets, !targets.contains(target) {
+            why = "target \"\(target)\" is not open to URL calls (allowed: \(targets.sorted().joined(separator: ", ")))"
+        } else if Names.isNative(action) {
+            why = "actions whose name begins with \"native\" cannot be called by URL"
+        } else {
+            return nil
+        }
+        return MediatorError(.forbidden, target: target, action: action, reason: "\(describe(text, limit: 120)) refused: \(why)")
+    }
+}

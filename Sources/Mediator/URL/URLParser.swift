@@ -1,0 +1,229 @@
+/// The parts of a call URL `scheme://Target/action?query#fragment`, before the query is decoded.
+struct CallURL {
+    /// Lowercased.
+    let scheme: String
+    let target: String
+    let action: String
+    /// Byte offsets of the query (after `?`, before `#`) in the URL's UTF-8; empty when absent.
+    let query: Range<Int>
+}
+
+/// Parses call URLs by hand, over UTF-8 bytes: no Foundation, identical on every platform, and
+/// every malformed input is an `invalidURL` error that quotes it. The rules are in the README.
+enum URLParser {
+    static let expectedForm = "expected scheme://Target/action?key=value&..."
+
+    /// The scheme, target and action of `url` (the query is decoded separately, after the call
+    /// has been allowed).
+    static func parseHead(_ url: String, policy: URLPolicy) -> Result<CallURL, MediatorError> {
+        let byteCount = url.utf8.count
+        if byteCount > policy.maximumLength {
+            return .failure(invalid(url, "it is \(byteCount) bytes long, over the limit of \(policy.maximumLength)"))
+        }
+        return withBytes(url) { bytes in parseHead(bytes, url: url) }
+    }
+
+    private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, url: String) -> Result<CallURL, MediatorError> {
+        // The fragment is ignored: everything from the first "#".
+        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+
+        // scheme "://"
+        guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")),
+              colon + 2 < end,
+              bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else {
+            return .failure(invalid(url, "it is not a URL (no \"scheme://\")"))
+        }
+        let schemeBytes = bytes[0..<colon]
+        guard let first = schemeBytes.first, isLetter(first),
+              schemeBytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        else {
+            return .failure(invalid(url, "the scheme must be a letter followed by letters, digits, \"+\", \"-\" or \".\""))
+        }
+        let scheme = String(decoding: schemeBytes, as: UTF8.self).lowercased()
+
+        // Target: up to the first "/" or "?".
+        let targetStart = colon + 3
+        var index = targetStart
+        while index < end, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") { index += 1 }
+        let targetEnd = index
+
+        // Path: up to "?"; one trailing "/" is ignored.
+        var pathEnd = index
+        while pathEnd < end, bytes[pathEnd] != UInt8(ascii: "?") { pathEnd += 1 }
+        let query = pathEnd < end ? (pathEnd + 1)..<end : end..<end
+        var actionStart = targetEnd
+        var actionEnd = pathEnd
+        if actionStart < actionEnd { actionStart += 1 }  // skip the "/" after the target
+        if actionEnd > actionStart, bytes[actionEnd - 1] == UInt8(ascii: "/") { actionEnd -= 1 }
+
+        guard targetEnd > targetStart else {
+            return .failure(invalid(url, "the target is empty; \(expectedForm)"))
+        }
+        if bytes[actionStart..<actionEnd].contains(UInt8(ascii: "/")) {
+            return .failure(invalid(url, "the path has more than one segment; \(expectedForm)"))
+        }
+        guard actionEnd > actionStart else {
+            return .failure(invalid(url, "the action is missing; \(expectedForm)"))
+        }
+
+        let target: String
+        switch decodeName(bytes[targetStart..<targetEnd], role: "target", url: url) {
+        case .success(let name): target = name
+        case .failure(let error): return .failure(error)
+        }
+        let action: String
+        switch decodeName(bytes[actionStart..<actionEnd], role: "action", url: url) {
+        case .success(let name): action = name
+        case .failure(let error): return .failure(error)
+        }
+        return .success(CallURL(scheme: scheme, target: target, action: action, query: query))
+    }
+
+    /// The query of a parsed URL as params: values are strings, a repeated key collects its
+    /// values in order into `[String]`, a key without `=` has the value `""`.
+    static func parseQuery(_ url: String, _ parsed: CallURL, policy: URLPolicy) -> Result<Params, MediatorError> {
+        guard !parsed.query.isEmpty else { return .success(Params()) }
+        return withBytes(url) { bytes in
+            parseQuery(bytes[parsed.query], url: url, target: parsed.target, action: parsed.action, limit: policy.maximumQueryItems)
+        }
+    }
+
+    private static func parseQuery(
+        _ query: Slice<UnsafeBufferPointer<UInt8>>, url: String, target: String, action: String, limit: Int
+    ) -> Result<Params, MediatorError> {
+        var values: [String: any Sendable] = [:]
+        var itemCount = 0
+        var start = query.startIndex
+        while start <= query.endIndex {
+            let end = query[start...].firstIndex(of: UInt8(ascii: "&")) ?? query.endIndex
+            defer { start = end + 1 }
+            // Empty items ("a=1&&b=2", a trailing "&", a bare "?") carry nothing and are skipped.
+            guard end > start else { continue }
+            itemCount += 1
+            if itemCount > limit {
+                return .failure(invalid(url, "it has more than \(limit) query items", target: target, action: action))
+            }
+            let item = query[start..<end]
+            let equals = item.firstIndex(of: UInt8(ascii: "="))
+            let rawKey = item[item.startIndex..<(equals ?? item.endIndex)]
+            let rawValue = equals.map { item[($0 + 1)..<item.endIndex] } ?? item[item.endIndex..<item.endIndex]
+
+            guard !rawKey.isEmpty else {
+                return .failure(invalid(url, "a query item has an empty key", target: target, action: action))
+            }
+            let key: String
+            switch percentDecode(rawKey) {
+            case .success(let decoded): key = decoded
+            case .failure(let problem):
+                let shown = String(decoding: rawKey, as: UTF8.self)
+                return .failure(invalid(url, "the query key \"\(shown)\" has \(problem)", target: target, action: action, parameter: shown))
+            }
+            let value: String
+            switch percentDecode(rawValue) {
+            case .success(let decoded): value = decoded
+            case .failure(let problem):
+                return .failure(invalid(url, "the value of query key \"\(key)\" has \(problem)", target: target, action: action, parameter: key))
+            }
+            switch values[key] {
+            case nil: values[key] = value
+            case let single as String: values[key] = [single, value]
+            case let many as [String]: values[key] = many + [value]
+            default: break  // only strings and arrays of strings are ever stored
+            }
+        }
+        return .success(Params(values))
+    }
+
+    // MARK: Pieces
+
+    /// Why a component could not be percent-decoded.
+    enum DecodingProblem: Error, CustomStringConvertible {
+        case malformedEscape(String)
+        case invalidUTF8
+
+        var description: String {
+            switch self {
+            case .malformedEscape(let escape): "a malformed percent-escape \"\(escape)\""
+            case .invalidUTF8: "percent-escapes that are not valid UTF-8"
+            }
+        }
+    }
+
+    /// `%XX` decoded (two hex digits), `+` kept as `+`, the result checked to be UTF-8.
+    static func percentDecode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Result<String, DecodingProblem> {
+        guard bytes.contains(UInt8(ascii: "%")) else {
+            // Cut at ASCII delimiters from a valid String: still valid UTF-8.
+            return .success(String(decoding: bytes, as: UTF8.self))
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "%") else {
+                decoded.append(byte)
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.endIndex,
+                  let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            else {
+                let escapeEnd = min(index + 3, bytes.endIndex)
+                return .failure(.malformedEscape(String(decoding: bytes[index..<escapeEnd], as: UTF8.self)))
+            }
+            decoded.append(high << 4 | low)
+            index += 3
+        }
+        guard let text = String(validating: decoded, as: UTF8.self) else { return .failure(.invalidUTF8) }
+        return .success(text)
+    }
+
+    /// A target or action name from the URL: decoded, then held to the rules for names.
+    private static func decodeName(
+        _ bytes: Slice<UnsafeBufferPointer<UInt8>>, role: String, url: String
+    ) -> Result<String, MediatorError> {
+        switch percentDecode(bytes) {
+        case .failure(let problem):
+            return .failure(invalid(url, "the \(role) has \(problem)"))
+        case .success(let name):
+            let checked = role == "target" ? Names.shortTargetName(name) : Names.shortActionName(name)
+            if let problem = Names.problem(with: checked) {
+                return .failure(invalid(url, "the \(role) \"\(name)\" is not a valid name (\(problem))"))
+            }
+            return .success(name)
+        }
+    }
+
+    static func invalid(
+        _ url: String, _ why: String, target: String? = nil, action: String? = nil, parameter: String? = nil
+    ) -> MediatorError {
+        MediatorError(
+            .invalidURL, target: target, action: action, parameter: parameter,
+            reason: "invalid URL \(describe(url, limit: 120)): \(why)"
+        )
+    }
+
+    /// Runs `body` over the UTF-8 bytes of `text` without copying when the string is native.
+    static func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}
