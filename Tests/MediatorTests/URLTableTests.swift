@@ -38,6 +38,8 @@ struct URLTableTests {
         .ok("APP://Echo/echo", [:]),
         .ok("x-y.z+w://Echo/echo", [:]),
         .ok("https://Echo/echo?q=1", ["q": .one("1")]),
+        .ok("MyApp+x://Echo/echo", [:]),
+        .ok("app://Echo/echo?t=caf%C3%A9%20au%20lait", ["t": .one("café au lait")]),
         // Fragments
         .ok("app://Echo/echo#fragment", [:]),
         .ok("app://Echo/echo?a=1#b=2", ["a": .one("1")]),
