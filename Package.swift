@@ -10,11 +10,15 @@ let package = Package(
     name: "Mediator",
     products: [
         .library(name: "Mediator", targets: ["Mediator"]),
+        .library(name: "MediatorCommandLine", targets: ["MediatorCommandLine"]),
+        .executable(name: "mediate", targets: ["mediate"]),
         .executable(name: "mediator-demo", targets: ["MediatorDemo"]),
     ],
     targets: [
         // The library: zero dependencies beyond the toolchain.
         .target(name: "Mediator", path: "Sources/Mediator", swiftSettings: settings),
+        // The reusable command-line layer: any program can expose its mediator like `mediate` does.
+        .target(name: "MediatorCommandLine", dependencies: ["Mediator"], path: "Sources/MediatorCommandLine", swiftSettings: settings),
 
         // Example provider modules (each defines its Target_X) and their typed extension modules.
         // Rule (checked by ExampleModulesTests/ImportRulesTests): providers never depend on other
@@ -24,6 +28,12 @@ let package = Package(
         .target(name: "Notes", dependencies: ["Mediator", "AccountsMediator"], path: "Targets/Notes", swiftSettings: settings),
         .target(name: "NotesMediator", dependencies: ["Mediator"], path: "Targets/NotesMediator", swiftSettings: settings),
 
+        .executableTarget(
+            name: "mediate",
+            dependencies: ["Mediator", "MediatorCommandLine", "Accounts", "Notes"],
+            path: "Sources/mediate",
+            swiftSettings: settings
+        ),
         .executableTarget(
             name: "MediatorDemo",
             dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator"],

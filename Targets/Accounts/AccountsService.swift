@@ -5,6 +5,11 @@ import Synchronization
 public struct Account: Sendable, Equatable {
     public let id: Int
     public let username: String
+
+    public init(id: Int, username: String) {
+        self.id = id
+        self.username = username
+    }
 }
 
 /// Why an accounts operation failed. The `code`s are what callers in other modules see
@@ -37,16 +42,43 @@ public final class AccountsService: Sendable {
     /// The shortest password accepted, in characters.
     public static let minimumPasswordLength = 8
 
-    private struct State {
-        var accounts: [String: (account: Account, password: String)] = [:]
-        var tokens: [String: String] = [:]
-        var nextID = 1
-        var nextToken = 1
+    /// Everything the service holds, as plain values: what a program saves to keep accounts
+    /// between runs.
+    public struct Snapshot: Sendable, Equatable {
+        /// An account with its password.
+        public struct Entry: Sendable, Equatable {
+            public var account: Account
+            public var password: String
+            public init(account: Account, password: String) {
+                self.account = account
+                self.password = password
+            }
+        }
+
+        /// By username.
+        public var accounts: [String: Entry] = [:]
+        /// Session token to username.
+        public var tokens: [String: String] = [:]
+        public var nextID = 1
+        public var nextToken = 1
+
+        public init() {}
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<Snapshot>
 
-    public init() {}
+    /// A service with no accounts, or with the state of `snapshot`.
+    public init(snapshot: Snapshot = Snapshot()) {
+        state = Mutex(snapshot)
+    }
+
+    /// The current state.
+    public var snapshot: Snapshot { state.withLock { $0 } }
+
+    /// Replaces the whole state (after another process changed the saved copy).
+    public func restore(_ snapshot: Snapshot) {
+        state.withLock { $0 = snapshot }
+    }
 
     /// Creates an account. Usernames are 1 to 32 characters without whitespace; passwords at least 8.
     public func signUp(username: String, password: String) throws(AccountsError) -> Account {
@@ -58,7 +90,7 @@ public final class AccountsService: Sendable {
             guard state.accounts[username] == nil else { throw .usernameTaken(username) }
             let account = Account(id: state.nextID, username: username)
             state.nextID += 1
-            state.accounts[username] = (account, password)
+            state.accounts[username] = Snapshot.Entry(account: account, password: password)
             return account
         }
     }

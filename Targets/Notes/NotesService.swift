@@ -9,6 +9,14 @@ public struct Note: Sendable, Equatable {
     public var tags: [String]
     /// The username of the account that created it.
     public let owner: String
+
+    public init(id: Int, title: String, body: String, tags: [String], owner: String) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.tags = tags
+        self.owner = owner
+    }
 }
 
 /// Why a notes operation failed. The `code`s are what callers in other modules see.
@@ -49,16 +57,30 @@ public final class NotesService: Sendable {
     /// The longest title accepted, in characters.
     public static let maximumTitleLength = 200
 
-    private struct State {
-        var notes: [Int: Note] = [:]
-        var nextID = 1
+    /// Everything the service holds, as plain values: what a program saves to keep notes between runs.
+    public struct Snapshot: Sendable, Equatable {
+        /// By id.
+        public var notes: [Int: Note] = [:]
+        public var nextID = 1
+
+        public init() {}
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<Snapshot>
     private let authorize: Authorizer
 
-    public init(authorize: @escaping Authorizer) {
+    /// A service with no notes, or with the state of `snapshot`, checking tokens with `authorize`.
+    public init(snapshot: Snapshot = Snapshot(), authorize: @escaping Authorizer) {
+        state = Mutex(snapshot)
         self.authorize = authorize
+    }
+
+    /// The current state.
+    public var snapshot: Snapshot { state.withLock { $0 } }
+
+    /// Replaces the whole state (after another process changed the saved copy).
+    public func restore(_ snapshot: Snapshot) {
+        state.withLock { $0 = snapshot }
     }
 
     /// Creates a note owned by the token's account. Titles are 1 to 200 characters and not only

@@ -67,7 +67,8 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// What went wrong, in words, without the target and action prefix.
     public let reason: String
 
-    init(
+    /// For this package's own modules (the command-line layer builds the same errors).
+    package init(
         _ code: Code,
         target: String? = nil,
         action: String? = nil,

@@ -1,10 +1,10 @@
 /// "Did you mean" support for the throwing paths only; the `nil`-returning paths never call it.
-enum Suggestions {
+package enum Suggestions {
     /// The candidate closest to `name` when it is close enough to be a plausible typo, else `nil`.
     ///
     /// A case-insensitive exact match wins; otherwise the smallest edit distance of at most
     /// one third of the name's length (at least 1, at most 3). Ties go to the first in sorted order.
-    static func closest(to name: String, in candidates: [String]) -> String? {
+    package static func closest(to name: String, in candidates: [String]) -> String? {
         let lowered = name.lowercased()
         if let caseMatch = candidates.first(where: { $0.lowercased() == lowered }) { return caseMatch }
         let limit = min(3, max(1, name.count / 3))

@@ -1,0 +1,256 @@
+/// A JSON value. Hand-written (parser and serializer) so the command-line layer does not load
+/// Foundation, which costs more at process start than the rest of `mediate` put together.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Compact JSON with object keys sorted, so the same value always prints the same text.
+    /// Non-finite doubles, which JSON cannot express, print as `null`.
+    public var serialized: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    private func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .int(let value): output += String(value)
+        case .double(let value): output += value.isFinite ? String(value) : "null"
+        case .string(let value): JSONValue.writeString(value, to: &output)
+        case .array(let values):
+            output += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { output += "," }
+                value.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { output += "," }
+                JSONValue.writeString(key, to: &output)
+                output += ":"
+                members[key]!.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}
+
+// MARK: - Parsing
+
+extension JSONValue {
+    /// Why text is not JSON, with the byte offset where parsing stopped.
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public let offset: Int
+        public let reason: String
+        public var description: String { "\(reason) at byte \(offset)" }
+    }
+
+    /// How deeply arrays and objects may nest; deeper input is refused rather than risking the stack.
+    public static let maximumDepth = 256
+
+    /// Parses one JSON value (RFC 8259), with nothing but whitespace after it.
+    public init(parsing text: String) throws(ParseError) {
+        var parser = Parser(bytes: Array(text.utf8))
+        parser.skipWhitespace()
+        let value = try parser.value(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the value") }
+        self = value
+    }
+
+    private struct Parser {
+        let bytes: [UInt8]
+        var index = 0
+
+        func error(_ reason: String) -> ParseError { ParseError(offset: index, reason: reason) }
+
+        mutating func skipWhitespace() {
+            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        }
+
+        mutating func value(depth: Int) throws(ParseError) -> JSONValue {
+            guard depth < JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
+            guard index < bytes.count else { throw error("unexpected end of input") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): return try object(depth: depth)
+            case UInt8(ascii: "["): return try array(depth: depth)
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+            default: throw error("unexpected character")
+            }
+        }
+
+        mutating func literal(_ word: String) throws(ParseError) {
+            let expected = Array(word.utf8)
+            guard index + expected.count <= bytes.count, Array(bytes[index..<(index + expected.count)]) == expected else {
+                throw error("invalid literal")
+            }
+            index += expected.count
+        }
+
+        mutating func object(depth: Int) throws(ParseError) -> JSONValue {
+            index += 1
+            var members: [String: JSONValue] = [:]
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+                let key = try string()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected \":\"") }
+                index += 1
+                skipWhitespace()
+                members[key] = try value(depth: depth + 1)
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unterminated object") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+                throw error("expected \",\" or \"}\"")
+            }
+        }
+
+        mutating func array(depth: Int) throws(ParseError) -> JSONValue {
+            index += 1
+            var values: [JSONValue] = []
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            while true {
+                skipWhitespace()
+                values.append(try value(depth: depth + 1))
+                skipWhitespace()
+                guard index < bytes.count else { throw error("unterminated array") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+                throw error("expected \",\" or \"]\"")
+            }
+        }
+
+        mutating func string() throws(ParseError) -> String {
+            index += 1
+            var start = index
+            var raw: [UInt8] = []
+            while true {
+                guard index < bytes.count else { throw error("unterminated string") }
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    raw += bytes[start..<index]
+                    index += 1
+                    break
+                }
+                if byte < 0x20 { throw error("control character in string") }
+                guard byte == UInt8(ascii: "\\") else { index += 1; continue }
+                raw += bytes[start..<index]
+                index += 1
+                guard index < bytes.count else { throw error("unterminated escape") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): raw.append(0x22)
+                case UInt8(ascii: "\\"): raw.append(0x5C)
+                case UInt8(ascii: "/"): raw.append(0x2F)
+                case UInt8(ascii: "b"): raw.append(0x08)
+                case UInt8(ascii: "f"): raw.append(0x0C)
+                case UInt8(ascii: "n"): raw.append(0x0A)
+                case UInt8(ascii: "r"): raw.append(0x0D)
+                case UInt8(ascii: "t"): raw.append(0x09)
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                            throw error("unpaired surrogate")
+                        }
+                        index += 2
+                        let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("invalid unicode escape") }
+                    raw += Array(String(scalar).utf8)
+                default: throw error("invalid escape")
+                }
+                start = index
+            }
+            guard let text = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+            return text
+        }
+
+        mutating func hex4() throws(ParseError) -> UInt32 {
+            guard index + 4 <= bytes.count else { throw error("short unicode escape") }
+            var value: UInt32 = 0
+            for byte in bytes[index..<(index + 4)] {
+                let digit: UInt32
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+                default: throw error("invalid unicode escape")
+                }
+                value = value << 4 | digit
+            }
+            index += 4
+            return value
+        }
+
+        mutating func number() throws(ParseError) -> JSONValue {
+            let start = index
+            if bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+            if bytes[index] == UInt8(ascii: "0") {
+                index += 1
+            } else {
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            }
+            var integral = true
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                integral = false
+                index += 1
+                guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                integral = false
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            }
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            if integral, let value = Int(text) { return .int(value) }
+            guard let value = Double(text), value.isFinite else { throw ParseError(offset: start, reason: "number out of range") }
+            return .double(value)
+        }
+
+        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    }
+}

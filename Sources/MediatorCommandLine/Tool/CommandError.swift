@@ -1,0 +1,75 @@
+import Mediator
+
+/// Why one request of the command-line tool failed, with its stable code and exit status.
+enum CommandError: Error {
+    /// The command line (or batch line) itself is wrong.
+    case usage(String)
+    /// The mediator refused or failed the call.
+    case call(MediatorError)
+    /// The program's environment failed (for `mediate`: the data directory or its file).
+    case environment(String)
+
+    /// The `code` of the `--json` error object.
+    var code: String {
+        switch self {
+        case .usage: "usage"
+        case .environment: "environment"
+        case .call(let error):
+            switch error.code {
+            case .invalidURL, .invalidParameter, .targetNotFound, .actionNotFound, .forbidden: error.code.rawValue
+            default: MediatorError.Code.actionFailed.rawValue
+            }
+        }
+    }
+
+    /// The process exit status (BSD sysexits values).
+    var exitStatus: Int32 {
+        switch code {
+        case "usage": 64
+        case "invalidURL", "invalidParameter": 65
+        case "targetNotFound", "actionNotFound": 69
+        case "forbidden": 77
+        case "environment": 74
+        default: 70
+        }
+    }
+
+    /// One line for standard error.
+    var message: String {
+        let text: String
+        switch self {
+        case .usage(let message), .environment(let message): text = message
+        case .call(let error): text = error.description
+        }
+        // One line, whatever the text held.
+        return text.replacingNewlines()
+    }
+
+    /// The `--json` error object.
+    var json: JSONValue {
+        var object: [String: JSONValue] = ["code": .string(code), "message": .string(message)]
+        if case .call(let error) = self {
+            if let target = error.target { object["target"] = .string(target) }
+            if let action = error.action { object["action"] = .string(action) }
+            if let parameter = error.parameter { object["parameter"] = .string(parameter) }
+            if let suggestion = error.suggestion { object["suggestion"] = .string(suggestion) }
+            if !error.availableNames.isEmpty { object["available"] = .array(error.availableNames.map(JSONValue.string)) }
+        }
+        return .object(object)
+    }
+}
+
+extension String {
+    func replacingNewlines() -> String {
+        var result = ""
+        for character in self {
+            switch character {
+            case "\r\n": result += "\\r\\n"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,202 @@
+import Mediator
+
+/// The command-line invoker: `perform`, `open`, `list` and `batch` over a ``Mediator``, with
+/// stable output and exit codes. `mediate` is one program built on it; any program can expose
+/// its own mediator the same way from its `main`:
+///
+/// ```swift
+/// let mediator = Mediator()
+/// try MyFeature.register(in: mediator)
+/// let tool = CommandLineTool(mediator: mediator, name: "myapp", version: "1.0.0")
+/// exit(tool.run(Array(CommandLine.arguments.dropFirst())))
+/// ```
+///
+/// Output: a result is printed as JSON (keys sorted) on standard output; a failure prints nothing
+/// there and one line `NAME: error: ...` on standard error. With `--json`, standard output carries
+/// one object per request: `{"ok":true,"result":...}` or `{"ok":false,"error":{"code":...,"message":...}}`.
+/// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter, 69 target or action not found,
+/// 70 the action failed, 74 the environment failed (see `aroundRequest`), 77 forbidden;
+/// `batch` exits 0 when every line succeeded and 1 otherwise.
+public struct CommandLineTool: Sendable {
+    /// Where a line of output goes.
+    public enum Stream: Sendable {
+        case output, error
+    }
+
+    /// Runs around each request (each `perform`, `open`, or `batch` line). An error it throws fails
+    /// the request with code `environment` (exit 74) and its description. `mediate` uses it to hold
+    /// its data file's lock and load and save state around every request.
+    public typealias RequestWrapper = @Sendable (_ request: () -> Void) throws -> Void
+
+    let mediator: Mediator
+    let name: String
+    let version: String
+    let help: Help
+    let aroundRequest: RequestWrapper?
+
+    /// A tool for `mediator`, called `name` in messages and help.
+    ///
+    /// - Parameters:
+    ///   - about: the first paragraph of `--help`.
+    ///   - extraOptions: lines describing options the program handles itself (shown in `--help`).
+    public init(
+        mediator: Mediator,
+        name: String,
+        version: String,
+        about: String = "Calls the actions registered in this program's mediator.",
+        extraOptions: [String] = [],
+        aroundRequest: RequestWrapper? = nil
+    ) {
+        self.mediator = mediator
+        self.name = name
+        self.version = version
+        self.help = Help(name: name, about: about, extraOptions: extraOptions)
+        self.aroundRequest = aroundRequest
+    }
+
+    /// Runs one command line (without the program name) and returns the exit status.
+    ///
+    /// - Parameters:
+    ///   - readLine: the next line of standard input, for `batch`.
+    ///   - write: prints one line (the newline is added by the writer).
+    public func run(
+        _ arguments: [String],
+        readLine: () -> String? = { Swift.readLine(strippingNewline: true) },
+        write: @escaping (Stream, String) -> Void = { stream, line in StandardStreams.write(line, to: stream) }
+    ) -> Int32 {
+        var session = Session(tool: self, json: arguments.contains("--json"), write: write)
+        guard let command = arguments.first else {
+            write(.error, help.main)
+            return session.fail(CommandError.usage("no command given; try \"\(name) --help\""))
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "--help", "-h", "help":
+            if let topic = rest.first, let text = help.command(topic) { write(.output, text) } else { write(.output, help.main) }
+            return 0
+        case "--version":
+            write(.output, "\(name) \(version)")
+            return 0
+        case "perform", "open", "list", "batch":
+            if rest.contains("--help") || rest.contains("-h") {
+                write(.output, help.command(command)!)
+                return 0
+            }
+            switch command {
+            case "perform": return session.request { () throws(CommandError) in try perform(rest) }
+            case "open": return session.request { () throws(CommandError) in try open(rest) }
+            case "list": return session.respond { () throws(CommandError) in try list(rest) }
+            default: return batch(rest, session: &session, readLine: readLine)
+            }
+        default:
+            let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "batch", "help"])
+            return session.fail(CommandError.usage("unknown command \(quoted(command))" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "") + "; try \"\(name) --help\""))
+        }
+    }
+
+    /// Reports a usage error found by the program itself (in its own options) the way the tool
+    /// reports its own, and returns the exit status (64).
+    public func reportUsageError(
+        _ message: String,
+        json: Bool,
+        write: @escaping (Stream, String) -> Void = { stream, line in StandardStreams.write(line, to: stream) }
+    ) -> Int32 {
+        Session(tool: self, json: json, write: write).fail(.usage(message))
+    }
+
+    // MARK: Commands
+
+    /// `perform <Target> <action> [key=value | key:=json ...] [--params-json JSON] [--cache] [--json]`
+    func perform(_ arguments: [String]) throws(CommandError) -> Any? {
+        var positional: [String] = []
+        var parameters = ParameterArguments()
+        var cache = false
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "--json": continue
+            case "--cache": cache = true
+            case "--params-json":
+                guard index < arguments.count else { throw .usage("--params-json needs a JSON object after it") }
+                try parameters.add(jsonObject: arguments[index])
+                index += 1
+            case _ where argument.hasPrefix("--params-json="):
+                try parameters.add(jsonObject: String(argument.dropFirst("--params-json=".count)))
+            case _ where argument.hasPrefix("--"):
+                throw .usage("unknown option \(quoted(argument)) for perform")
+            case _ where positional.count < 2:
+                positional.append(argument)
+            default:
+                try parameters.add(argument: argument)
+            }
+        }
+        guard positional.count == 2 else {
+            throw .usage("perform needs a target and an action: \(name) perform <Target> <action> [key=value ...]")
+        }
+        do {
+            return try mediator.call(target: positional[0], action: positional[1], params: parameters.params, shouldCacheTarget: cache)
+        } catch {
+            throw .call(error)
+        }
+    }
+
+    /// `open <url> [--json]`
+    func open(_ arguments: [String]) throws(CommandError) -> Any? {
+        let words = arguments.filter { $0 != "--json" }
+        if let option = words.first(where: { $0.hasPrefix("--") }) { throw .usage("unknown option \(quoted(option)) for open") }
+        guard words.count == 1 else { throw .usage("open needs exactly one URL: \(name) open <url>") }
+        do {
+            return try mediator.call(url: words[0])
+        } catch {
+            throw .call(error)
+        }
+    }
+
+    /// `list [<Target>] [--json]`
+    func list(_ arguments: [String]) throws(CommandError) -> Listing {
+        let words = arguments.filter { $0 != "--json" }
+        if let option = words.first(where: { $0.hasPrefix("--") }) { throw .usage("unknown option \(quoted(option)) for list") }
+        guard words.count <= 1 else { throw .usage("list takes at most one target: \(name) list [<Target>]") }
+        guard let wanted = words.first else { return Listing(targets: mediator.targets) }
+        guard let target = mediator.target(named: wanted) else {
+            let names = mediator.targetNames
+            throw .call(MediatorError(
+                .targetNotFound, target: wanted, availableNames: names,
+                suggestion: Suggestions.closest(to: wanted, in: names), reason: "no target named \"\(wanted)\" is registered"
+            ))
+        }
+        return Listing(targets: [target])
+    }
+
+    /// `batch [--json]`: one request per line of standard input.
+    func batch(_ arguments: [String], session: inout Session, readLine: () -> String?) -> Int32 {
+        if let other = arguments.first(where: { $0 != "--json" }) {
+            return session.fail(CommandError.usage("unknown argument \(quoted(other)) for batch"))
+        }
+        var lineNumber = 0
+        var allSucceeded = true
+        while let line = readLine() {
+            lineNumber += 1
+            let trimmed = line.trimmingWhitespace()
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            session.linePrefix = "line \(lineNumber): "
+            let status = session.request { () throws(CommandError) -> Any? in
+                if trimmed.contains("://") && !trimmed.contains(" ") { return try open([trimmed]) }
+                return try perform(BatchLine.words(trimmed))
+            }
+            if status != 0 { allSucceeded = false }
+        }
+        return allSucceeded ? 0 : 1
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}

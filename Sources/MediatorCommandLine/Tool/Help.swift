@@ -1,0 +1,85 @@
+/// The `--help` texts. Complete by design: scripts and people learn the interface here.
+struct Help {
+    let name: String
+    let about: String
+    let extraOptions: [String]
+
+    var main: String {
+        var text = """
+        \(about)
+
+        USAGE:
+          \(name) perform <Target> <action> [key=value | key:=json ...] [--params-json JSON] [--cache] [--json]
+          \(name) open <url> [--json]
+          \(name) list [<Target>] [--json]
+          \(name) batch [--json]          requests from standard input, one per line
+          \(name) help [<command>] | <command> --help | --version
+
+        PARAMETERS:
+          key=value      passes the text "value", exactly as a URL query would
+          key:=json      passes a typed JSON value: count:=3  ok:=true  tags:='["a","b"]'  x:=null
+          A key given more than once collects its values into an array, as a repeated URL key does.
+
+        OUTPUT:
+          A result prints as JSON (keys sorted) on standard output. A failure prints nothing there
+          and one line "\(name): error: ..." on standard error.
+          --json prints one object per request on standard output instead:
+            {"ok":true,"result":...}
+            {"ok":false,"error":{"code":"...","message":"...","target":"...","action":"..."}}
+          codes: usage, invalidURL, invalidParameter, targetNotFound, actionNotFound, forbidden,
+          actionFailed, environment
+
+        EXIT STATUS:
+          0 success   64 usage error   65 invalid URL or parameter   69 target or action not found
+          70 the action failed   74 environment (data directory) failure   77 forbidden
+          batch: 0 when every line succeeded, 1 otherwise
+        """
+        if !extraOptions.isEmpty {
+            text += "\n\nOPTIONS (any command):\n" + extraOptions.map { "  " + $0 }.joined(separator: "\n")
+        }
+        return text
+    }
+
+    func command(_ command: String) -> String? {
+        switch command {
+        case "perform": """
+            USAGE: \(name) perform <Target> <action> [key=value | key:=json ...] [--params-json JSON] [--cache] [--json]
+
+            Calls an action locally: actions named native... and local-only actions are allowed.
+            Target and action take the short (Notes, create) or full (Target_Notes, Action_create) name.
+              key=value            a text parameter (what a URL query passes)
+              key:=json            a typed JSON parameter (count:=3, tags:='["a","b"]', ok:=true, x:=null)
+              --params-json JSON   a JSON object of parameters (also --params-json=JSON)
+              --cache              keep the target instance for later calls in this process
+              --json               print {"ok":...} objects (see \(name) --help)
+            Example: \(name) perform Echo echo title='hello world' count:=3
+            """
+        case "open": """
+            USAGE: \(name) open <url> [--json]
+
+            Calls the action a URL names, as a remote caller would: scheme://Target/action?key=value&...
+            Query values are percent-decoded text; a repeated key gives an array. Actions named
+            native... and local-only actions are refused (forbidden, exit 77).
+            Example: \(name) open 'app://Echo/echo?title=hello%20world&tag=a&tag=b'
+            """
+        case "list": """
+            USAGE: \(name) list [<Target>] [--json]
+
+            Lists every target (or one) with its actions: short and full names, whether URL calls
+            may reach each action (remote) or not (local-only), and their descriptions.
+            """
+        case "batch": """
+            USAGE: \(name) batch [--json]
+
+            Reads requests from standard input until its end, one per line, and answers each in order:
+              a URL (contains ://)             like: \(name) open <url>
+              Target action key=value ...      like: \(name) perform ... (--cache allowed)
+            Words split on spaces; 'single quotes' are literal; "double quotes" allow \\" and \\\\;
+            outside quotes a backslash escapes the next character. Blank lines and lines starting
+            with # are skipped. Failures are reported as "line N: ..." and the batch goes on.
+            Exit status: 0 when every line succeeded, 1 otherwise.
+            """
+        default: nil
+        }
+    }
+}

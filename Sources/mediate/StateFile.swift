@@ -1,0 +1,142 @@
+import Accounts
+import MediatorCommandLine
+import Notes
+
+/// The example modules' state as `state.json`:
+///
+/// ```json
+/// {"format":1,
+///  "accounts":{"nextID":2,"nextToken":2,"users":[{"id":1,"username":"ada","password":"..."}],"tokens":{"token-1":"ada"}},
+///  "notes":{"nextID":2,"notes":[{"id":1,"title":"...","body":"...","tags":["..."],"owner":"ada"}]}}
+/// ```
+struct ExampleState: Equatable {
+    var accounts = AccountsService.Snapshot()
+    var notes = NotesService.Snapshot()
+
+    static let format = 1
+
+    var json: JSONValue {
+        .object([
+            "format": .int(Self.format),
+            "accounts": .object([
+                "nextID": .int(accounts.nextID),
+                "nextToken": .int(accounts.nextToken),
+                "users": .array(accounts.accounts.values.sorted { $0.account.id < $1.account.id }.map { entry in
+                    .object(["id": .int(entry.account.id), "username": .string(entry.account.username), "password": .string(entry.password)])
+                }),
+                "tokens": .object(accounts.tokens.mapValues(JSONValue.string)),
+            ]),
+            "notes": .object([
+                "nextID": .int(notes.nextID),
+                "notes": .array(notes.notes.values.sorted { $0.id < $1.id }.map { note in
+                    .object([
+                        "id": .int(note.id), "title": .string(note.title), "body": .string(note.body),
+                        "tags": .array(note.tags.map(JSONValue.string)), "owner": .string(note.owner),
+                    ])
+                }),
+            ]),
+        ])
+    }
+
+    /// Reads the file's text; any deviation from the format is an error naming where.
+    init(text: String) throws(StateFormatError) {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: text)
+        } catch {
+            throw StateFormatError(path: "", reason: "not JSON: \(error)")
+        }
+        let top = try Reader(root, path: "")
+        guard try top.int("format") == Self.format else { throw StateFormatError(path: "format", reason: "unknown format version") }
+        let accountsReader = try top.object("accounts")
+        accounts.nextID = try accountsReader.int("nextID")
+        accounts.nextToken = try accountsReader.int("nextToken")
+        for user in try accountsReader.array("users") {
+            let account = Account(id: try user.int("id"), username: try user.string("username"))
+            accounts.accounts[account.username] = .init(account: account, password: try user.string("password"))
+        }
+        for (token, value) in try accountsReader.members("tokens") {
+            guard case .string(let username) = value else { throw StateFormatError(path: "accounts.tokens.\(token)", reason: "expected a string") }
+            accounts.tokens[token] = username
+        }
+        let notesReader = try top.object("notes")
+        notes.nextID = try notesReader.int("nextID")
+        for note in try notesReader.array("notes") {
+            let value = Note(
+                id: try note.int("id"), title: try note.string("title"), body: try note.string("body"),
+                tags: try note.strings("tags"), owner: try note.string("owner")
+            )
+            notes.notes[value.id] = value
+        }
+    }
+
+    init() {}
+
+    init(accounts: AccountsService.Snapshot, notes: NotesService.Snapshot) {
+        self.accounts = accounts
+        self.notes = notes
+    }
+}
+
+struct StateFormatError: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+    var description: String { path.isEmpty ? reason : "at \"\(path)\": \(reason)" }
+}
+
+/// Typed reads from a JSON object, each failure naming its path.
+private struct Reader {
+    let members: [String: JSONValue]
+    let path: String
+
+    init(_ value: JSONValue, path: String) throws(StateFormatError) {
+        guard case .object(let members) = value else { throw StateFormatError(path: path, reason: "expected an object") }
+        self.members = members
+        self.path = path
+    }
+
+    private func child(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    private func value(_ key: String) throws(StateFormatError) -> JSONValue {
+        guard let value = members[key] else { throw StateFormatError(path: child(key), reason: "missing") }
+        return value
+    }
+
+    func int(_ key: String) throws(StateFormatError) -> Int {
+        guard case .int(let number) = try value(key) else { throw StateFormatError(path: child(key), reason: "expected an integer") }
+        return number
+    }
+
+    func string(_ key: String) throws(StateFormatError) -> String {
+        guard case .string(let text) = try value(key) else { throw StateFormatError(path: child(key), reason: "expected a string") }
+        return text
+    }
+
+    func strings(_ key: String) throws(StateFormatError) -> [String] {
+        guard case .array(let values) = try value(key) else { throw StateFormatError(path: child(key), reason: "expected an array") }
+        var strings: [String] = []
+        for (index, item) in values.enumerated() {
+            guard case .string(let text) = item else { throw StateFormatError(path: "\(child(key))[\(index)]", reason: "expected a string") }
+            strings.append(text)
+        }
+        return strings
+    }
+
+    func object(_ key: String) throws(StateFormatError) -> Reader {
+        try Reader(try value(key), path: child(key))
+    }
+
+    func members(_ key: String) throws(StateFormatError) -> [String: JSONValue] {
+        guard case .object(let members) = try value(key) else { throw StateFormatError(path: child(key), reason: "expected an object") }
+        return members
+    }
+
+    func array(_ key: String) throws(StateFormatError) -> [Reader] {
+        guard case .array(let values) = try value(key) else { throw StateFormatError(path: child(key), reason: "expected an array") }
+        var readers: [Reader] = []
+        for (index, item) in values.enumerated() {
+            readers.append(try Reader(item, path: "\(child(key))[\(index)]"))
+        }
+        return readers
+    }
+}

@@ -1,0 +1,119 @@
+// mediate: invokes any action registered in this program's mediator from a shell.
+// The example modules (Accounts, Notes) and the diagnostic target Echo are registered at start-up;
+// the example modules keep their state in a data directory between runs.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Accounts
+import Mediator
+import MediatorCommandLine
+import Notes
+
+let version = "0.1.0"
+var arguments = Array(CommandLine.arguments.dropFirst())
+
+// MARK: Options of mediate itself
+
+enum DataLocation {
+    case directory(String)
+    case inMemory
+    case missing(String)
+}
+
+func defaultDataDirectory() -> DataLocation {
+    if let xdg = getenv("XDG_DATA_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") { return .directory(xdg + "/mediate") }
+    if let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty { return .directory(home + "/.local/share/mediate") }
+    return .missing("no data directory: HOME is not set; pass --data-dir DIR or --in-memory")
+}
+
+var location: DataLocation?
+var optionError: String?
+var index = 0
+while index < arguments.count {
+    let argument = arguments[index]
+    if argument == "--in-memory" {
+        location = .inMemory
+        arguments.remove(at: index)
+    } else if argument == "--data-dir" {
+        arguments.remove(at: index)
+        if index < arguments.count, !arguments[index].isEmpty {
+            location = .directory(arguments.remove(at: index))
+        } else {
+            optionError = "--data-dir needs a directory"
+        }
+    } else if argument.hasPrefix("--data-dir=") {
+        let directory = String(argument.dropFirst("--data-dir=".count))
+        if directory.isEmpty { optionError = "--data-dir needs a directory" } else { location = .directory(directory) }
+        arguments.remove(at: index)
+    } else {
+        index += 1
+    }
+}
+
+// MARK: The mediator
+
+let mediator = Mediator()
+let accounts = AccountsService()
+let notes = NotesService(authorize: Target_Notes.accountsAuthorizer(mediator))
+do {
+    try Target_Accounts.register(in: mediator, service: accounts)
+    try Target_Notes.register(in: mediator, service: notes)
+    try Echo.register(in: mediator)
+} catch {
+    StandardStreams.write("mediate: error: registration failed: \(error)", to: .error)
+    exit(70)
+}
+
+/// Loads the example modules' state before each request and saves it after, under the file lock.
+func persisting(in location: DataLocation) -> CommandLineTool.RequestWrapper? {
+    switch location {
+    case .inMemory:
+        return nil
+    case .missing(let reason):
+        return { _ in throw DataStoreError(description: reason) }
+    case .directory(let directory):
+        let store = DataStore(directory: directory)
+        return { request in
+            try store.transaction { text in
+                var before = ExampleState()
+                if let text {
+                    do {
+                        before = try ExampleState(text: text)
+                    } catch {
+                        throw DataStoreError(description: "the data file \(store.statePath) is corrupt (\(error)); it was left unchanged: repair or move it away")
+                    }
+                }
+                accounts.restore(before.accounts)
+                notes.restore(before.notes)
+                request()
+                let after = ExampleState(accounts: accounts.snapshot, notes: notes.snapshot)
+                return after == before ? nil : after.json.serialized + "\n"
+            }
+        }
+    }
+}
+
+let tool = CommandLineTool(
+    mediator: mediator,
+    name: "mediate",
+    version: version,
+    about: """
+    mediate calls the actions of the modules registered in its mediator: the example modules
+    Accounts and Notes, and the diagnostic target Echo (echo, fail, nativeEcho).
+    """,
+    extraOptions: [
+        "--data-dir DIR   where the example modules keep their state (default: $XDG_DATA_HOME/mediate,",
+        "                 else ~/.local/share/mediate); the file is DIR/state.json",
+        "--in-memory      keep no state between runs",
+    ],
+    aroundRequest: persisting(in: location ?? defaultDataDirectory())
+)
+
+if let optionError {
+    exit(tool.reportUsageError(optionError, json: arguments.contains("--json")))
+}
+exit(tool.run(arguments))
