@@ -44,6 +44,13 @@ let package = Package(
         // Helpers shared by the test targets (seeded randomness, real threads).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator", "TestSupport"], path: "Tests/MediatorTests", swiftSettings: settings),
+        // End-to-end tests of the `mediate` binary (depending on it makes `swift test` build it).
+        .testTarget(
+            name: "MediateTests",
+            dependencies: ["mediate", "MediatorCommandLine", "TestSupport"],
+            path: "Tests/MediateTests",
+            swiftSettings: settings
+        ),
         .testTarget(
             name: "ExampleModulesTests",
             dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "TestSupport"],

@@ -64,7 +64,9 @@ public struct CommandLineTool: Sendable {
         readLine: () -> String? = { Swift.readLine(strippingNewline: true) },
         write: @escaping (Stream, String) -> Void = { stream, line in StandardStreams.write(line, to: stream) }
     ) -> Int32 {
+        // --json is global: accepted anywhere, before or after the command.
         var session = Session(tool: self, json: arguments.contains("--json"), write: write)
+        let arguments = arguments.filter { $0 != "--json" }
         guard let command = arguments.first else {
             write(.error, help.main)
             return session.fail(CommandError.usage("no command given; try \"\(name) --help\""))
@@ -116,7 +118,6 @@ public struct CommandLineTool: Sendable {
             let argument = arguments[index]
             index += 1
             switch argument {
-            case "--json": continue
             case "--cache": cache = true
             case "--params-json":
                 guard index < arguments.count else { throw .usage("--params-json needs a JSON object after it") }
@@ -144,7 +145,7 @@ public struct CommandLineTool: Sendable {
 
     /// `open <url> [--json]`
     func open(_ arguments: [String]) throws(CommandError) -> Any? {
-        let words = arguments.filter { $0 != "--json" }
+        let words = arguments
         if let option = words.first(where: { $0.hasPrefix("--") }) { throw .usage("unknown option \(quoted(option)) for open") }
         guard words.count == 1 else { throw .usage("open needs exactly one URL: \(name) open <url>") }
         do {
@@ -156,7 +157,7 @@ public struct CommandLineTool: Sendable {
 
     /// `list [<Target>] [--json]`
     func list(_ arguments: [String]) throws(CommandError) -> Listing {
-        let words = arguments.filter { $0 != "--json" }
+        let words = arguments
         if let option = words.first(where: { $0.hasPrefix("--") }) { throw .usage("unknown option \(quoted(option)) for list") }
         guard words.count <= 1 else { throw .usage("list takes at most one target: \(name) list [<Target>]") }
         guard let wanted = words.first else { return Listing(targets: mediator.targets) }
@@ -172,7 +173,7 @@ public struct CommandLineTool: Sendable {
 
     /// `batch [--json]`: one request per line of standard input.
     func batch(_ arguments: [String], session: inout Session, readLine: () -> String?) -> Int32 {
-        if let other = arguments.first(where: { $0 != "--json" }) {
+        if let other = arguments.first {
             return session.fail(CommandError.usage("unknown argument \(quoted(other)) for batch"))
         }
         var lineNumber = 0

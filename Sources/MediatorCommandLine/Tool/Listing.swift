@@ -37,10 +37,11 @@ struct Listing {
                 let reach = action.isLocalOnly ? "local-only" : "remote    "
                 var line = "  " + action.name.padded(to: nameWidth) + "  " + action.fullName.padded(to: fullWidth) + "  " + reach
                 if let summary = action.summary { line += "  " + summary }
-                lines.append(line.trimmingWhitespace())
+                while line.last == " " { line.removeLast() }
+                lines.append(line)
             }
         }
-        return lines.map { $0.hasPrefix(" ") ? $0 : $0 }.joined(separator: "\n")
+        return lines.joined(separator: "\n")
     }
 }
 
