@@ -8,17 +8,35 @@ import Mediator
 struct ParameterArguments {
     private var collected: [String: [any Sendable]] = [:]
 
-    /// Adds one `key=value` or `key:=json` argument.
+    /// Adds one `key=value` or `key:=json` argument. In the key, a backslash makes the next
+    /// character literal, so keys may hold `=` and `:` (`a\=b=1` is key `a=b`, value `1`).
     mutating func add(argument: String) throws(CommandError) {
-        guard let equals = argument.firstIndex(of: "=") else {
+        let characters = Array(argument)
+        var key = ""
+        var separator: (valueStart: Int, isJSON: Bool)?
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\\", index + 1 < characters.count {
+                key.append(characters[index + 1])
+                index += 2
+            } else if character == "=" {
+                separator = (index + 1, false)
+                break
+            } else if character == ":", index + 1 < characters.count, characters[index + 1] == "=" {
+                separator = (index + 2, true)
+                break
+            } else {
+                key.append(character)
+                index += 1
+            }
+        }
+        guard let separator else {
             throw .usage("expected key=value or key:=json, got \(quoted(argument))")
         }
-        var key = String(argument[..<equals])
-        let text = String(argument[argument.index(after: equals)...])
-        let isJSON = key.hasSuffix(":")
-        if isJSON { key.removeLast() }
         guard !key.isEmpty else { throw .usage("empty key in \(quoted(argument))") }
-        guard isJSON else {
+        let text = String(characters[separator.valueStart...])
+        guard separator.isJSON else {
             add(key: key, value: text)
             return
         }

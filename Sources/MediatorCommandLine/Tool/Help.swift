@@ -19,6 +19,7 @@ struct Help {
           key=value      passes the text "value", exactly as a URL query would
           key:=json      passes a typed JSON value: count:=3  ok:=true  tags:='["a","b"]'  x:=null
           A key given more than once collects its values into an array, as a repeated URL key does.
+          In a key, a backslash makes the next character literal: a\\=b=1 is key "a=b", value "1".
 
         OUTPUT:
           A result prints as JSON (keys sorted) on standard output. A failure prints nothing there
