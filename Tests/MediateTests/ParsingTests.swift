@@ -45,3 +45,36 @@ struct ParsingTests {
         #expect(throws: CommandError.self) { try BatchLine.words(line) }
     }
 }
+
+struct Receipt: Encodable {
+    let id: Int
+    let items: [String]
+    let total: Double?
+}
+
+final class Opaque: CustomStringConvertible, Sendable {
+    var description: String { "an opaque value" }
+}
+
+@Suite("Results as JSON")
+struct ResultJSONTests {
+    @Test("Plain values, nested collections and Params print as themselves")
+    func plainValues() {
+        let nested: [String: any Sendable] = ["n": 1, "s": "x", "b": false, "list": [1, 2] as [Int], "none": String?.none]
+        #expect(JSONValue(result: nested).serialized == #"{"b":false,"list":[1,2],"n":1,"none":null,"s":"x"}"#)
+        #expect(JSONValue(result: nil).serialized == "null")
+        #expect(JSONValue(result: Int8(-3)).serialized == "-3")
+        #expect(JSONValue(result: UInt64.max).serialized == "\"18446744073709551615\"")
+        #expect(JSONValue(result: Double.infinity).serialized == "null")
+    }
+
+    @Test("Encodable values print as their JSON encoding, keys sorted")
+    func encodable() {
+        #expect(JSONValue(result: Receipt(id: 7, items: ["a"], total: nil)).serialized == #"{"id":7,"items":["a"]}"#)
+    }
+
+    @Test("Anything else prints as the JSON string of its description")
+    func opaque() {
+        #expect(JSONValue(result: Opaque()).serialized == #""an opaque value""#)
+    }
+}
