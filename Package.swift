@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MediatorCommandLine", targets: ["MediatorCommandLine"]),
         .executable(name: "mediate", targets: ["mediate"]),
         .executable(name: "mediator-demo", targets: ["MediatorDemo"]),
+        .executable(name: "mediator-bench", targets: ["MediatorBenchmarks"]),
     ],
     targets: [
         // The library: zero dependencies beyond the toolchain.
@@ -32,6 +33,12 @@ let package = Package(
             name: "mediate",
             dependencies: ["Mediator", "MediatorCommandLine", "Accounts", "Notes"],
             path: "Sources/mediate",
+            swiftSettings: settings
+        ),
+        .executableTarget(
+            name: "MediatorBenchmarks",
+            dependencies: ["Mediator"],
+            path: "Sources/MediatorBenchmarks",
             swiftSettings: settings
         ),
         .executableTarget(

@@ -1,0 +1,79 @@
+// MARK: - Resolved handles
+
+/// An action resolved once and called many times: no name lookup per call.
+///
+/// ```swift
+/// let create = try mediator.handle(target: "Notes", action: "create", shouldCacheTarget: true)
+/// for title in titles { _ = try create.call(["token": token, "title": title]) }
+/// ```
+///
+/// A handle keeps the action and (when caching) the target instance it resolved; it does not see
+/// later registry changes (a replaced or unregistered target keeps answering through old handles,
+/// a released cached instance stays alive while a handle holds it). Resolve again after such changes.
+/// Handles do not go through fallbacks: resolving a missing action throws.
+public struct ActionHandle: Sendable {
+    /// The target's short name.
+    public let target: String
+    /// The action's short name.
+    public let action: String
+    let run: @Sendable (any TargetInstance, Params) throws -> (any Sendable)?
+    let instance: (any TargetInstance)?
+    let make: (@Sendable (Mediator) throws -> any TargetInstance)?
+    let mediator: Mediator
+
+    /// Runs the action with `params`; the result, or the reason it failed.
+    @discardableResult
+    public func call(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
+        let target: any TargetInstance
+        do {
+            target = try instance ?? make.map { try $0(mediator) } ?? mediator
+        } catch {
+            throw MediatorError(.actionFailed, target: self.target, action: action, underlying: error, reason: "could not create the target: \(error)")
+        }
+        do {
+            return try run(target, params)
+        } catch var error as MediatorError where error.target == nil {
+            error.target = self.target
+            error.action = action
+            throw error
+        } catch {
+            throw MediatorError(.actionFailed, target: self.target, action: action, underlying: error, reason: "the action failed: \(error)")
+        }
+    }
+
+    /// Runs the action; `nil` when it returned nothing or failed.
+    @discardableResult
+    public func perform(_ params: Params = [:]) -> (any Sendable)? {
+        try? call(params)
+    }
+}
+
+extension Mediator {
+    /// Resolves `target`/`action` (short or full names) once, for calling many times.
+    ///
+    /// - Parameter shouldCacheTarget: resolve (creating if needed) the cached instance now and
+    ///   keep it in the handle; otherwise each call makes a fresh instance (or uses the cached one
+    ///   that existed when the handle was made).
+    /// - Throws: `targetNotFound` or `actionNotFound` (with suggestions), or `actionFailed` when
+    ///   creating the cached instance fails.
+    public func handle(target: String, action: String, shouldCacheTarget: Bool = false) throws(MediatorError) -> ActionHandle {
+        let resolution: Resolution = state.withLock { registry in
+            guard let slot = registry.slot(named: target) else { return .missingTarget }
+            guard let found = slot.definition.action(named: action) else { return .missingAction(slot.resolved, nil) }
+            return .action(slot.resolved, found)
+        }
+        guard case .action(let resolved, let found) = resolution else {
+            throw missError(target: target, action: action)
+        }
+        var instance = resolved.cached
+        if instance == nil && resolved.make == nil { instance = self }
+        if instance == nil && (shouldCacheTarget || resolved.alwaysCached) {
+            do {
+                instance = try self.instance(of: resolved, cache: true)
+            } catch {
+                throw MediatorError(.actionFailed, target: resolved.name, action: found.name, underlying: error, reason: "could not create the target: \(error)")
+            }
+        }
+        return ActionHandle(target: resolved.name, action: found.name, run: found.run, instance: instance, make: resolved.make, mediator: self)
+    }
+}

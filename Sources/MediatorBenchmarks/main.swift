@@ -1,0 +1,148 @@
+// mediator-bench: the cost of each way of calling an action, against baselines in the same run.
+//
+//   swift run -c release mediator-bench                 a table of medians and ratios
+//   swift run -c release mediator-bench --json          {"cases":[{"name":...,"nsPerOp":...}]}
+//   mediator-bench --case openURL --iterations 100000   one case, fixed count (for callgrind)
+//   mediator-bench --quick                              every case briefly (a smoke test for CI)
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+struct Measurement {
+    let name: String
+    let median: Double
+    let minimum: Double
+    let maximum: Double
+    let iterations: Int
+}
+
+struct Options {
+    var json = false
+    var quick = false
+    var only: String?
+    var fixedIterations: Int?
+
+    init(_ arguments: [String]) throws(UsageError) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            switch argument {
+            case "--json": json = true
+            case "--quick": quick = true
+            case "--case", "--iterations":
+                guard index < arguments.count else { throw UsageError(message: "\(argument) needs a value") }
+                let value = arguments[index]
+                index += 1
+                if argument == "--case" {
+                    only = value
+                } else {
+                    guard let count = Int(value), count > 0 else { throw UsageError(message: "--iterations needs a positive integer, got \"\(value)\"") }
+                    fixedIterations = count
+                }
+            default: throw UsageError(message: "unknown argument \"\(argument)\"; usage: mediator-bench [--json] [--quick] [--case NAME] [--iterations N]")
+            }
+        }
+    }
+}
+
+struct UsageError: Error {
+    let message: String
+}
+
+func nanoseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+}
+
+/// Nanoseconds per operation of one round of `iterations` operations (per thread for threaded cases:
+/// every thread runs the same count and the slowest thread's time per call is reported).
+func round(_ benchCase: BenchCase, iterations: Int) -> Double {
+    let clock = ContinuousClock()
+    if benchCase.threads == 1 {
+        let elapsed = clock.measure { benchCase.run(iterations) }
+        return nanoseconds(elapsed) / Double(iterations)
+    }
+    let times = Mutex<[Double]>([])
+    let ready = Atomic<Int>(0)
+    let threadCount = benchCase.threads
+    let run = benchCase.run
+    let threads = (0..<threadCount).map { _ in
+        startThread {
+            // Start together: each thread spins until all have arrived.
+            ready.add(1, ordering: .relaxed)
+            while ready.load(ordering: .relaxed) < threadCount {}
+            let elapsed = ContinuousClock().measure { run(iterations) }
+            times.withLock { $0.append(nanoseconds(elapsed) / Double(iterations)) }
+        }
+    }
+    for thread in threads { pthread_join(thread, nil) }
+    return times.withLock { $0.max() ?? 0 }
+}
+
+func measure(_ cases: [BenchCase], options: Options) -> [Measurement] {
+    var results: [Measurement] = []
+    for benchCase in cases where options.only == nil || benchCase.name == options.only {
+        let iterations = options.fixedIterations ?? (options.quick ? max(1, benchCase.iterations / 100) : benchCase.iterations)
+        let rounds = options.fixedIterations != nil ? 1 : (options.quick ? 2 : 11)
+        if options.fixedIterations == nil { _ = round(benchCase, iterations: max(1, iterations / 10)) }  // warm-up
+        let samples = (0..<rounds).map { _ in round(benchCase, iterations: iterations) }.sorted()
+        results.append(Measurement(name: benchCase.name, median: samples[samples.count / 2], minimum: samples[0], maximum: samples[samples.count - 1], iterations: iterations))
+    }
+    return results
+}
+
+/// Each case's baseline for the ratio column.
+let baselines: [String: String] = [
+    "naiveDictionary": "direct", "performCached": "naiveDictionary", "performUncached": "naiveDictionary",
+    "typedWrapper": "performCached", "resolvedHandle": "direct", "openURL": "foundationURLComponents",
+    "notFound": "naiveDictionary", "register5000x5": "naiveRegister5000x5", "parallelCached": "performCached",
+]
+
+func printTable(_ results: [Measurement]) {
+    func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
+    func short(_ value: Double) -> String { String((value * 100).rounded() / 100) }
+    print(pad("case", 26) + pad("median ns/op", 15) + pad("min", 12) + pad("max", 12) + "ratio (median / baseline median)")
+    for item in results {
+        var ratio = ""
+        if let baseline = baselines[item.name], let base = results.first(where: { $0.name == baseline })?.median, base > 0 {
+            ratio = short(item.median / base) + "x " + baseline
+        }
+        print(pad(item.name, 26) + pad(short(item.median), 15) + pad(short(item.minimum), 12) + pad(short(item.maximum), 12) + ratio)
+    }
+}
+
+func printJSON(_ results: [Measurement]) {
+    let items = results.map { item in
+        "{\"name\":\"\(item.name)\",\"nsPerOp\":\(item.median),\"minNsPerOp\":\(item.minimum),\"maxNsPerOp\":\(item.maximum),\"iterations\":\(item.iterations)}"
+    }
+    print("{\"cases\":[\(items.joined(separator: ","))]}")
+}
+
+func main() -> Int32 {
+    let options: Options
+    do {
+        options = try Options(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        print("mediator-bench: error: \(error.message)")
+        return 64
+    }
+    let cases: [BenchCase]
+    do {
+        cases = try makeCases()
+    } catch {
+        print("mediator-bench: error: \(error)")
+        return 70
+    }
+    if let only = options.only, !cases.contains(where: { $0.name == only }) {
+        print("mediator-bench: error: no case \"\(only)\"; cases: \(cases.map(\.name).joined(separator: ", "))")
+        return 64
+    }
+    let results = measure(cases, options: options)
+    if options.json { printJSON(results) } else { printTable(results) }
+    return 0
+}
+
+exit(main())
