@@ -60,6 +60,7 @@ extension Mediator {
         let resolution: Resolution = state.withLock { registry in
             guard let slot = registry.slot(named: target) else { return .missingTarget }
             guard let found = slot.definition.action(named: action) else { return .missingAction(slot.resolved, nil) }
+            // Not `.ready`: the handle needs the target's names and factory.
             return .action(slot.resolved, found)
         }
         guard case .action(let resolved, let found) = resolution else {

@@ -66,6 +66,9 @@ extension Mediator {
 
     /// What the registry holds for a (target, action) pair, copied out of the lock.
     enum Resolution {
+        /// The hot path: the action and an instance to run it on (cached, or the mediator for a
+        /// closure target), copied out with as few retains as possible.
+        case ready(@Sendable (any TargetInstance, Params) throws -> (any Sendable)?, any TargetInstance)
         case action(ResolvedTarget, RegisteredAction)
         case missingAction(ResolvedTarget, NotFoundHandler?)
         case missingTarget
@@ -77,12 +80,23 @@ extension Mediator {
         let resolution: Resolution = state.withLock { registry in
             guard let slot = registry.slot(named: target) else { return .missingTarget }
             if let found = slot.definition.action(named: action) {
+                if !(remote && found.isLocalOnly) {
+                    if let cached = slot.cached { return .ready(found.run, cached) }
+                    if slot.definition.make == nil { return .ready(found.run, self) }
+                }
                 return .action(slot.resolved, found)
             }
             return .missingAction(slot.resolved, slot.definition.notFound)
         }
 
         switch resolution {
+        case .ready(let run, let instance):
+            do {
+                return .answered(try run(instance, params))
+            } catch {
+                return .failed(wrap(error, target: Names.shortTargetName(target), action: Names.shortActionName(action), doing: "the action failed"))
+            }
+
         case .action(let resolved, let found):
             if remote && found.isLocalOnly {
                 return .failed(MediatorError(

@@ -32,12 +32,14 @@ enum Names {
     /// digits, `_`, `-` and `.`, not empty.
     static func problem(with name: String) -> String? {
         if name.isEmpty { return "a name must not be empty" }
-        let valid = name.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-        }
-        return valid ? nil : "use only ASCII letters, digits, \"_\", \"-\" and \".\""
+        return name.utf8.allSatisfy(isNameByte) ? nil : "use only ASCII letters, digits, \"_\", \"-\" and \".\""
+    }
+
+    /// Whether `byte` may appear in a name: an ASCII letter or digit, `_`, `-` or `.`.
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 }

@@ -66,7 +66,18 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     ///
     /// - Throws: ``MediatorError/Code/invalidParameter`` naming the key, the type asked for and
     ///   what was found, when the key is absent or its value cannot be read as `T`.
+    @inlinable
     public func value<T>(_ key: String, as type: T.Type = T.self) throws(MediatorError) -> T {
+        // Fast path first, inlined so the caller's specialization casts to a concrete type: a value
+        // of the asked type. The slow path casts to protocol types (a conformance lookup each), so
+        // it runs only when this fails.
+        if let raw = values[key], let exact = raw as? T { return exact }
+        return try slowValue(key, as: T.self)
+    }
+
+    @usableFromInline
+    func slowValue<T>(_ key: String, as _: T.Type) throws(MediatorError) -> T {
+        if let raw = values[key], let converted = convertText(raw, to: T.self) { return converted }
         guard let raw = values[key], !isNil(raw) else {
             throw MediatorError(
                 .invalidParameter, parameter: key,
@@ -80,8 +91,17 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     ///
     /// - Throws: ``MediatorError/Code/invalidParameter`` when a value is present but cannot be
     ///   read as `T`: a wrong value is never silently treated as absent.
+    @inlinable
     public func valueIfPresent<T>(_ key: String, as type: T.Type = T.self) throws(MediatorError) -> T? {
-        guard let raw = values[key], !isNil(raw) else { return nil }
+        guard let raw = values[key] else { return nil }
+        if let exact = raw as? T { return exact }
+        return try slowValueIfPresent(raw, key: key, as: T.self)
+    }
+
+    @usableFromInline
+    func slowValueIfPresent<T>(_ raw: any Sendable, key: String, as _: T.Type) throws(MediatorError) -> T? {
+        if let converted = convertText(raw, to: T.self) { return converted }
+        guard !isNil(raw) else { return nil }
         return try convert(raw, key: key, to: T.self)
     }
 
@@ -94,6 +114,19 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         if values.isEmpty { return "[:]" }
         let items = values.keys.sorted().map { key in "\(key): \(describe(values[key]!, limit: 60))" }
         return "[" + items.joined(separator: ", ") + "]"
+    }
+
+    /// Text converted to the types URL and command-line callers ask for most, by comparing
+    /// metatypes: much cheaper than the protocol casts of the general path, which still handles
+    /// every other case (and gives the same answers for these).
+    private func convertText<T>(_ raw: any Sendable, to _: T.Type) -> T? {
+        guard let text = raw as? String else { return nil }
+        // Each force cast follows a check that T is exactly that type, so it cannot fail.
+        if T.self == Int.self { return Int.convert(from: text).map { $0 as! T } }
+        if T.self == Double.self { return Double.convert(from: text).map { $0 as! T } }
+        if T.self == Bool.self { return Bool.convert(from: text).map { $0 as! T } }
+        if T.self == [String].self { return ([text] as! T) }
+        return nil
     }
 
     private func convert<T>(_ raw: any Sendable, key: String, to _: T.Type) throws(MediatorError) -> T {

@@ -92,7 +92,8 @@ enum URLParser {
     private static func parseQuery(
         _ query: Slice<UnsafeBufferPointer<UInt8>>, url: String, target: String, action: String, limit: Int
     ) -> Result<Params, MediatorError> {
-        var values: [String: any Sendable] = [:]
+        // Sized up front: growing a dictionary rehashes every key it holds.
+        var values: [String: any Sendable] = Dictionary(minimumCapacity: min(limit, query.count(where: { $0 == UInt8(ascii: "&") }) + 1))
         var itemCount = 0
         var start = query.startIndex
         while start <= query.endIndex {
@@ -183,6 +184,11 @@ enum URLParser {
     private static func decodeName(
         _ bytes: Slice<UnsafeBufferPointer<UInt8>>, role: String, url: String
     ) -> Result<String, MediatorError> {
+        // The common case, checked on the bytes: no escapes and only name characters, so the
+        // text is already a valid name (in its short or full form alike).
+        if !bytes.isEmpty, bytes.allSatisfy(Names.isNameByte) {
+            return .success(String(decoding: bytes, as: UTF8.self))
+        }
         switch percentDecode(bytes) {
         case .failure(let problem):
             return .failure(invalid(url, "the \(role) has \(problem)"))
