@@ -28,16 +28,12 @@ public struct ActionHandle: Sendable {
         do {
             target = try instance ?? make.map { try $0(mediator) } ?? mediator
         } catch {
-            throw MediatorError(.actionFailed, target: self.target, action: action, underlying: error, reason: "could not create the target: \(error)")
+            throw mediator.creationFailure(error, target: self.target, action: action)
         }
         do {
             return try run(target, params)
-        } catch var error as MediatorError where error.target == nil {
-            error.target = self.target
-            error.action = action
-            throw error
         } catch {
-            throw MediatorError(.actionFailed, target: self.target, action: action, underlying: error, reason: "the action failed: \(error)")
+            throw mediator.wrap(error, target: self.target, action: action, doing: "the action failed")
         }
     }
 
@@ -72,7 +68,7 @@ extension Mediator {
             do {
                 instance = try self.instance(of: resolved, cache: true)
             } catch {
-                throw MediatorError(.actionFailed, target: resolved.name, action: found.name, underlying: error, reason: "could not create the target: \(error)")
+                throw creationFailure(error, target: resolved.name, action: found.name)
             }
         }
         return ActionHandle(target: resolved.name, action: found.name, run: found.run, instance: instance, make: resolved.make, mediator: self)

@@ -185,17 +185,19 @@ extension Mediator {
             error.action = action
             return .failure(error)
         } catch {
-            return .failure(MediatorError(
-                .actionFailed, target: target.name, action: action, underlying: error,
-                reason: "could not create the target: \(error)"
-            ))
+            return .failure(creationFailure(error, target: target.name, action: action))
         }
+    }
+
+    /// The error for a factory that threw.
+    func creationFailure(_ error: any Error, target: String, action: String) -> MediatorError {
+        MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "could not create the target: \(error)")
     }
 
     /// `error` with the call's names attached. A parameter error thrown by ``Params`` is the
     /// caller's fault and keeps its code; anything else (including errors of nested calls) is
     /// the action's failure.
-    private func wrap(_ error: any Error, target: String, action: String, doing: String) -> MediatorError {
+    func wrap(_ error: any Error, target: String, action: String, doing: String) -> MediatorError {
         if var mediatorError = error as? MediatorError, mediatorError.target == nil {
             mediatorError.target = target
             mediatorError.action = action
