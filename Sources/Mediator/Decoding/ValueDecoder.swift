@@ -66,18 +66,13 @@ struct ValueDecoding: Decoder {
 
 /// How an error message shows a value that did not fit.
 func found(_ value: Any?) -> String {
-    guard let value, !isNilAny(value) else { return "nothing" }
+    guard let value, !isNil(value) else { return "nothing" }
     return "\(typeName(type(of: value))) \(describe(value, limit: 60))"
-}
-
-/// `isNil` for values not statically known to be `Sendable`.
-func isNilAny(_ value: Any) -> Bool {
-    (value as? any OptionalValue)?.isNone ?? false
 }
 
 /// Decodes a leaf value, coercing text where ``Params`` would.
 func decodeLeaf<T: Decodable>(_ type: T.Type, from value: Any?, codingPath: [any CodingKey]) throws -> T {
-    if let value, !isNilAny(value) {
+    if let value, !isNil(value) {
         if let exact = value as? T { return exact }
         if let converted = convertPrimitive(value, to: T.self) { return converted }
     }
@@ -121,7 +116,7 @@ struct KeyedValues<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeNil(forKey key: Key) throws -> Bool {
         guard let value = dictionary[key.stringValue] else { return true }
-        return isNilAny(value)
+        return isNil(value)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -171,7 +166,7 @@ struct UnkeyedValues: UnkeyedDecodingContainer {
     }
 
     mutating func decodeNil() throws -> Bool {
-        guard isNilAny(try current()) else { return false }
+        guard isNil(try current()) else { return false }
         currentIndex += 1
         return true
     }
@@ -207,7 +202,7 @@ struct SingleValue: SingleValueDecodingContainer {
 
     func decodeNil() -> Bool {
         guard let value = decoder.value else { return true }
-        return isNilAny(value)
+        return isNil(value)
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {

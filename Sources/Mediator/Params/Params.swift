@@ -75,15 +75,16 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         return try slowValue(key, as: T.self)
     }
 
+    /// Out of line, so the inlined fast path stays small.
     @usableFromInline
     func slowValue<T>(_ key: String, as _: T.Type) throws(MediatorError) -> T {
-        if let raw = values[key], let converted = convertText(raw, to: T.self) { return converted }
-        guard let raw = values[key], !isNil(raw) else {
-            throw MediatorError(
-                .invalidParameter, parameter: key,
-                reason: "missing required parameter \"\(key)\" (expected \(typeName(T.self)))"
-            )
+        // Built only when thrown: the message costs a type-name lookup.
+        func missing() -> MediatorError {
+            MediatorError(.invalidParameter, parameter: key, reason: "missing required parameter \"\(key)\" (expected \(typeName(T.self)))")
         }
+        guard let raw = values[key] else { throw missing() }
+        if let converted = convertText(raw, to: T.self) { return converted }
+        guard !isNil(raw) else { throw missing() }
         return try convert(raw, key: key, to: T.self)
     }
 
@@ -98,6 +99,8 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         return try slowValueIfPresent(raw, key: key, as: T.self)
     }
 
+    /// The general path for a present value that is not a `T`: `nil` when it is `nil`, else
+    /// converted by the text rules or refused.
     @usableFromInline
     func slowValueIfPresent<T>(_ raw: any Sendable, key: String, as _: T.Type) throws(MediatorError) -> T? {
         if let converted = convertText(raw, to: T.self) { return converted }
@@ -129,8 +132,8 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         return nil
     }
 
+    /// Called after the caller's own `as? T` failed, so it goes straight to the text rules.
     private func convert<T>(_ raw: any Sendable, key: String, to _: T.Type) throws(MediatorError) -> T {
-        if let exact = raw as? T { return exact }
         if let convertible = T.self as? any TextConvertible.Type,
            let converted = convertible.convert(from: raw) as? T {
             return converted
@@ -144,10 +147,10 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
 
 // MARK: - Helpers shared with the decoder
 
-/// Whether `value` is an `Optional` holding nothing (possibly nested).
-func isNil(_ value: any Sendable) -> Bool {
-    guard let optional = value as? any OptionalValue else { return false }
-    return optional.isNone
+/// Whether `value` is an `Optional` holding nothing (possibly nested). Shared by params, the
+/// result decoder and the command-line layer.
+package func isNil(_ value: Any) -> Bool {
+    (value as? any OptionalValue)?.isNone ?? false
 }
 
 /// Lets `isNil` look inside an `Optional` boxed in an existential.
