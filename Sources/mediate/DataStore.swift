@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MediatorCommandLine
 
 /// Why the data directory could not be used. Always names the path.
 struct DataStoreError: Error, CustomStringConvertible {
@@ -67,21 +68,7 @@ struct DataStore: Sendable {
         let temporary = statePath + ".tmp-\(getpid())"
         let file = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw failure("cannot write", temporary) }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        var failed = false
-        bytes.withUnsafeMutableBytes { buffer in
-            while offset < buffer.count {
-                let written = systemWrite(file, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                offset += written
-            }
-        }
-        if failed || fsync(file) != 0 {
+        if !writeAll(Array(text.utf8), to: file) || fsync(file) != 0 {
             let error = failure("cannot write", temporary)
             close(file)
             unlink(temporary)
@@ -123,11 +110,8 @@ struct DataStore: Sendable {
 
 #if canImport(Darwin)
 private let systemRead = Darwin.read
-private let systemWrite = Darwin.write
 #elseif canImport(Glibc)
 private let systemRead = Glibc.read
-private let systemWrite = Glibc.write
 #elseif canImport(Musl)
 private let systemRead = Musl.read
-private let systemWrite = Musl.write
 #endif

@@ -66,6 +66,9 @@ struct ResultJSONTests {
         #expect(JSONValue(result: Int8(-3)).serialized == "-3")
         #expect(JSONValue(result: UInt64.max).serialized == "\"18446744073709551615\"")
         #expect(JSONValue(result: Double.infinity).serialized == "null")
+        let optionals: [String?] = ["x", nil]
+        #expect(JSONValue(result: optionals).serialized == #"["x",null]"#)
+        #expect(JSONValue(result: Optional(Optional(7))).serialized == "7")
     }
 
     @Test("Encodable values print as their JSON encoding, keys sorted")

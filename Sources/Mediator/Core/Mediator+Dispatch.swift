@@ -223,6 +223,13 @@ extension Mediator {
     }
 }
 
+extension Mediator {
+    /// The error for an unknown target name, for this package's command-line layer.
+    package func unknownTargetError(_ name: String) -> MediatorError {
+        state.withLock { targetNotFoundError(target: name, action: nil, registry: $0) }
+    }
+}
+
 /// The error for an unknown target name, with the registered names and a suggestion.
 func targetNotFoundError(target: String, action: String?, registry: Registry) -> MediatorError {
     let names = registry.targetNames

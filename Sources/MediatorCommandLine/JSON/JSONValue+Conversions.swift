@@ -9,9 +9,9 @@ extension JSONValue {
     /// A call's result as JSON: strings, numbers, `Bool`, `nil`, arrays, string-keyed dictionaries,
     /// ``Params`` and `Encodable` values as themselves; anything else as the string of its description.
     public init(result: Any?) {
-        guard let value = result else { self = .null; return }
+        // A nil result, or an Optional holding nothing; casts below see through Optionals that hold a value.
+        guard let value = result, !isNil(value) else { self = .null; return }
         switch value {
-        case let optional as any OptionalBox: self = optional.unboxed.map(JSONValue.init(result:)) ?? .null
         case let json as JSONValue: self = json
         case let string as String: self = .string(string)
         case let substring as Substring: self = .string(String(substring))
@@ -62,13 +62,4 @@ extension [JSONValue] {
         }
         return strings
     }
-}
-
-/// Lets `JSONValue(result:)` see inside an `Optional` held as `Any`.
-private protocol OptionalBox {
-    var unboxed: Any? { get }
-}
-
-extension Optional: OptionalBox {
-    fileprivate var unboxed: Any? { self.map { $0 as Any } }
 }

@@ -161,13 +161,7 @@ public struct CommandLineTool: Sendable {
         if let option = words.first(where: { $0.hasPrefix("--") }) { throw .usage("unknown option \(quoted(option)) for list") }
         guard words.count <= 1 else { throw .usage("list takes at most one target: \(name) list [<Target>]") }
         guard let wanted = words.first else { return Listing(targets: mediator.targets) }
-        guard let target = mediator.target(named: wanted) else {
-            let names = mediator.targetNames
-            throw .call(MediatorError(
-                .targetNotFound, target: wanted, availableNames: names,
-                suggestion: Suggestions.closest(to: wanted, in: names), reason: "no target named \"\(wanted)\" is registered"
-            ))
-        }
+        guard let target = mediator.target(named: wanted) else { throw .call(mediator.unknownTargetError(wanted)) }
         return Listing(targets: [target])
     }
 
