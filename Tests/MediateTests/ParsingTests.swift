@@ -68,8 +68,8 @@ struct ResultJSONTests {
         #expect(JSONValue(result: Double.infinity).serialized == "null")
         let optionals: [String?] = ["x", nil]
         #expect(JSONValue(result: optionals).serialized == #"["x",null]"#)
-        let nested: Int?? = 7
-        #expect(JSONValue(result: nested as Any).serialized == "7")
+        let doubleOptional: Int?? = 7
+        #expect(JSONValue(result: doubleOptional as Any).serialized == "7")
     }
 
     @Test("Encodable values print as their JSON encoding, keys sorted")
