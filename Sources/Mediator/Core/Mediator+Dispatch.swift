@@ -33,7 +33,8 @@ extension Mediator {
     /// - Throws: ``MediatorError`` with code `targetNotFound` or `actionNotFound` (with the names
     ///   that exist and a "did you mean"), `invalidParameter` (the key and what was wrong),
     ///   `actionFailed` (the action's, factory's or fallback's error in
-    ///   ``MediatorError/underlying``), or `cyclicTargetCreation`.
+    ///   ``MediatorError/underlying``), `cyclicTargetCreation`, or `callDepthExceeded` (calls nested
+    ///   deeper than ``maximumCallDepth``: runaway recursion).
     @discardableResult
     public func call(
         target: String,
@@ -77,6 +78,13 @@ extension Mediator {
     /// Runs a call through resolution, the cache and the fallbacks. A `remote` call is refused
     /// (`forbidden`) when it resolves to a local-only action, before anything runs.
     func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false) -> Outcome {
+        let depth = CallDepth.current
+        guard depth < maximumCallDepth else {
+            return .failed(callDepthError(target: target, action: action))
+        }
+        CallDepth.set(depth + 1)
+        defer { CallDepth.set(depth) }
+
         let resolution: Resolution = state.withLock { registry in
             guard let slot = registry.slot(named: target) else { return .missingTarget }
             if let found = slot.definition.action(named: action) {
@@ -198,12 +206,25 @@ extension Mediator {
     /// caller's fault and keeps its code; anything else (including errors of nested calls) is
     /// the action's failure.
     func wrap(_ error: any Error, target: String, action: String, doing: String) -> MediatorError {
+        // Passed up unchanged: wrapping it once per nesting level would bury the recursing call
+        // under hundreds of layers.
+        if let mediatorError = error as? MediatorError, mediatorError.code == .callDepthExceeded {
+            return mediatorError
+        }
         if var mediatorError = error as? MediatorError, mediatorError.target == nil {
             mediatorError.target = target
             mediatorError.action = action
             return mediatorError
         }
         return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "\(doing): \(error)")
+    }
+
+    /// The refusal of a call nested deeper than ``maximumCallDepth``.
+    func callDepthError(target: String, action: String) -> MediatorError {
+        MediatorError(
+            .callDepthExceeded, target: target, action: action,
+            reason: "not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does an action call itself without end?"
+        )
     }
 
     /// The precise error for a call nothing answered. Computed only on the throwing path.

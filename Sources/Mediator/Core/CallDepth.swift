@@ -1,0 +1,33 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// How many mediator calls are running nested on the calling thread, through any mediator.
+///
+/// Kept in a POSIX thread-specific slot as a plain integer (no allocation, two C calls per
+/// dispatch) because a stack overflow cannot be caught: an action that calls itself through the
+/// mediator without end must be stopped by counting before the stack runs out.
+enum CallDepth {
+    /// The thread-specific slot, created once per process (never deleted; a process has room for
+    /// hundreds of them).
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed (\(status)): no thread-specific slot left for the mediator's call depth")
+        return key
+    }()
+
+    /// The calling thread's depth: 0 outside any mediator call.
+    static var current: Int {
+        Int(bitPattern: pthread_getspecific(key))
+    }
+
+    /// Sets the calling thread's depth.
+    static func set(_ depth: Int) {
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth))
+    }
+}
