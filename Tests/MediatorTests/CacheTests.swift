@@ -71,7 +71,7 @@ struct CacheTests {
     func releasedInstanceIsFreed() throws {
         try registerTracked("T")
         weak var instance: Tracked?
-        let keep = Mutex<Tracked?>(nil)
+        let keep = ReadWriteLock<Tracked?>(nil)
         try mediator.addActions([Action<Tracked>("keep") { tracked, _ in keep.withLock { $0 = tracked }; return nil }], toTarget: "T")
         _ = mediator.perform(target: "T", action: "keep", shouldCacheTarget: true)
         instance = keep.withLock { $0 }
@@ -86,7 +86,7 @@ struct CacheTests {
         for round in 0..<20 {
             let name = "Race\(round)"
             try registerTracked(name, factoryDelay: 2_000)
-            let seen = Mutex<Set<ObjectIdentifier>>([])
+            let seen = ReadWriteLock<Set<ObjectIdentifier>>([])
             onThreads(8) { _ in
                 let identity = mediator.perform(target: name, action: "id", shouldCacheTarget: true) as? ObjectIdentifier
                 seen.withLock { _ = $0.insert(identity ?? ObjectIdentifier(Tracked.self)) }
@@ -99,7 +99,7 @@ struct CacheTests {
     @Test("Threads racing uncached and cached calls never see two cached instances")
     func mixedRace() throws {
         try registerTracked("Mixed", factoryDelay: 500)
-        let cachedIDs = Mutex<Set<ObjectIdentifier>>([])
+        let cachedIDs = ReadWriteLock<Set<ObjectIdentifier>>([])
         onThreads(8) { index in
             for call in 0..<200 {
                 if (index + call) % 2 == 0 {

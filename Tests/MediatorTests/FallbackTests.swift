@@ -30,7 +30,7 @@ struct FallbackTests {
 
     @Test("(b) When notFound does not answer, the global fallback gets the original strings and params")
     func globalAfterNotFound() throws {
-        let seen = Mutex<[String]>([])
+        let seen = ReadWriteLock<[String]>([])
         mediator.setFallback { target, action, params in
             seen.withLock { $0.append("\(target)|\(action)|\(params.keys)") }
             return "global"

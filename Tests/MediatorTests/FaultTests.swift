@@ -94,7 +94,7 @@ struct RecursionTests {
     func smallStack() throws {
         let mediator = Mediator()
         try registerLoop(in: mediator, runs: Counter())
-        let code = Mutex<MediatorError.Code?>(nil)
+        let code = ReadWriteLock<MediatorError.Code?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             // `down` (typed nested call with params) uses more stack per level than `again`.
@@ -170,7 +170,7 @@ struct ThrowingTests {
             return Fragile()
         }, actions: [Action("id") { target, _ in ObjectIdentifier(target) }])
 
-        let results = Mutex<[Result<ObjectIdentifier, MediatorError>]>([])
+        let results = ReadWriteLock<[Result<ObjectIdentifier, MediatorError>]>([])
         onThreads(8) { _ in
             let result = Result { () throws(MediatorError) in
                 try mediator.call(target: "Slow", action: "id", shouldCacheTarget: true, as: ObjectIdentifier.self)

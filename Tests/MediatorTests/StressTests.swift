@@ -16,7 +16,7 @@ final class StressLedger: Sendable {
     static let cachedTargets = 4
 
     /// Instances made per cached target, in creation order.
-    let made = Mutex<[[StressService]]>(Array(repeating: [], count: cachedTargets))
+    let made = ReadWriteLock<[[StressService]]>(Array(repeating: [], count: cachedTargets))
     /// Release calls per cached target (each may or may not have found an instance).
     let releases = (0..<cachedTargets).map { _ in Counter() }
     /// Calls issued to the cached targets, by every path.
@@ -25,7 +25,7 @@ final class StressLedger: Sendable {
     let freshMade = Counter()
     let freshCallsIssued = Counter()
     /// The first failures, described (the run goes on; all are reported at the end).
-    let failures = Mutex<[String]>([])
+    let failures = ReadWriteLock<[String]>([])
     let failureCount = Counter()
 
     init() {}
@@ -91,8 +91,8 @@ struct StressTests {
         let mediator = Mediator()
         let ledger = StressLedger()
         try registerFixtures(in: mediator, ledger: ledger)
-        let registered = Mutex<[[String]]>(Array(repeating: [], count: Self.threads))
-        let ownActions = Mutex<[Int]>(Array(repeating: 0, count: Self.threads))
+        let registered = ReadWriteLock<[[String]]>(Array(repeating: [], count: Self.threads))
+        let ownActions = ReadWriteLock<[Int]>(Array(repeating: 0, count: Self.threads))
 
         onThreads(Self.threads) { thread in
             var generator = SeededGenerator(seed: seed &+ UInt64(thread))

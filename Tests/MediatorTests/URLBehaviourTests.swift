@@ -135,7 +135,7 @@ struct URLBehaviourTests {
     @Test("The completion gets [\"result\": value], [:] for nothing, [\"error\": error] on failure, and is not called when forbidden")
     func completion() throws {
         try mediator.register(target: "Void", actions: [Action("nothing") { _, _ in nil }])
-        let received = Mutex<[[String: any Sendable]]>([])
+        let received = ReadWriteLock<[[String: any Sendable]]>([])
         let record: @Sendable ([String: any Sendable]) -> Void = { dictionary in received.withLock { $0.append(dictionary) } }
 
         #expect(mediator.open("app://Other/ping", completion: record) as? String == "pong")

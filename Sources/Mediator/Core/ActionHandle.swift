@@ -60,7 +60,7 @@ extension Mediator {
     /// - Throws: `targetNotFound` or `actionNotFound` (with suggestions), or `actionFailed` when
     ///   creating the cached instance fails.
     public func handle(target: String, action: String, shouldCacheTarget: Bool = false) throws(MediatorError) -> ActionHandle {
-        let resolution: Resolution = state.withLock { registry in
+        let resolution: Resolution = state.withReadLock { registry in
             guard let slot = registry.slot(named: target) else { return .missingTarget }
             guard let found = slot.definition.action(named: action) else { return .missingAction(slot.resolved, nil) }
             // Not `.ready`: the handle needs the target's names and factory.

@@ -15,7 +15,9 @@ import Musl
 /// for its own target on the same thread is refused (``MediatorError/Code/cyclicTargetCreation``)
 /// instead of deadlocking, which is why the owner is recorded.
 final class CreationGate: Sendable {
-    let lock = Mutex<Void>(())
+    /// Held while the factory runs; counts the factory runs through this gate (a failed run leaves
+    /// the gate in place for the next caller).
+    let attempts = ReadWriteLock<Int>(0)
     /// The thread running the factory, or 0.
     let owner = Atomic<UInt>(0)
 

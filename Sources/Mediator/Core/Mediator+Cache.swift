@@ -21,7 +21,7 @@ extension Mediator {
 
     /// Whether a target (short or full name) currently has a cached instance.
     public func hasCachedInstance(ofTarget target: String) -> Bool {
-        state.withLock { $0.slot(named: target)?.cached != nil }
+        state.withReadLock { $0.slot(named: target)?.cached != nil }
     }
 
     // MARK: Internals
@@ -77,7 +77,7 @@ extension Mediator {
                 reason: "the factory of \"\(target.name)\" asked for its own cached instance while creating it"
             )
         }
-        return try gate.lock.withLock { _ in
+        return try gate.attempts.withLock { attempts in
             gate.owner.store(currentThreadID(), ordering: .releasing)
             defer { gate.owner.store(0, ordering: .releasing) }
 
@@ -86,7 +86,7 @@ extension Mediator {
                 case empty(epoch: UInt64)
                 case replaced
             }
-            let recheck: Recheck = state.withLock { registry in
+            let recheck: Recheck = state.withReadLock { registry in
                 guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
                 if let cached = slot.cached { return .ready(cached) }
                 return .empty(epoch: slot.epoch)
@@ -95,6 +95,7 @@ extension Mediator {
             case .ready(let instance): return instance
             case .replaced: return try make(self)
             case .empty(let epoch):
+                attempts += 1
                 let instance = try make(self)
                 state.withLock { registry in
                     guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return }

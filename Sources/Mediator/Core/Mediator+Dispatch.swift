@@ -52,7 +52,7 @@ extension Mediator {
     /// Whether `target` is registered and has `action` (short or full names). Runs nothing and
     /// ignores fallbacks.
     public func canPerform(target: String, action: String) -> Bool {
-        state.withLock { $0.slot(named: target)?.definition.action(named: action) != nil }
+        state.withReadLock { $0.slot(named: target)?.definition.action(named: action) != nil }
     }
 
     // MARK: Internals
@@ -85,7 +85,7 @@ extension Mediator {
         CallDepth.set(depth + 1)
         defer { CallDepth.set(depth) }
 
-        let resolution: Resolution = state.withLock { registry in
+        let resolution: Resolution = state.withReadLock { registry in
             guard let slot = registry.slot(named: target) else { return .missingTarget }
             if let found = slot.definition.action(named: action) {
                 if !(remote && found.isLocalOnly) {
@@ -153,7 +153,7 @@ extension Mediator {
             case target(ResolvedTarget, RegisteredAction)
             case none
         }
-        let handler: Handler = state.withLock { registry in
+        let handler: Handler = state.withReadLock { registry in
             if let fallback = registry.fallback { return .closure(fallback) }
             guard Names.shortTargetName(target) != Self.noTargetActionName,
                   let slot = registry.slots[Self.noTargetActionName],
@@ -229,7 +229,7 @@ extension Mediator {
 
     /// The precise error for a call nothing answered. Computed only on the throwing path.
     func missError(target: String, action: String) -> MediatorError {
-        state.withLock { registry in
+        state.withReadLock { registry in
             guard let slot = registry.slot(named: target) else {
                 return targetNotFoundError(target: target, action: action, registry: registry)
             }
@@ -247,7 +247,7 @@ extension Mediator {
 extension Mediator {
     /// The error for an unknown target name, for this package's command-line layer.
     package func unknownTargetError(_ name: String) -> MediatorError {
-        state.withLock { targetNotFoundError(target: name, action: nil, registry: $0) }
+        state.withReadLock { targetNotFoundError(target: name, action: nil, registry: $0) }
     }
 }
 

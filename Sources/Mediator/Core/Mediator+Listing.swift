@@ -29,12 +29,12 @@ public struct ActionInfo: Sendable, Equatable {
 extension Mediator {
     /// Every registered target with its actions, sorted by name.
     public var targets: [TargetInfo] {
-        state.withLock { registry in registry.targetNames.compactMap { registry.slots[$0].map { info(for: $0.definition) } } }
+        state.withReadLock { registry in registry.targetNames.compactMap { registry.slots[$0].map { info(for: $0.definition) } } }
     }
 
     /// The target registered under `name` (short or full), or `nil`.
     public func target(named name: String) -> TargetInfo? {
-        state.withLock { registry in registry.slot(named: name).map { info(for: $0.definition) } }
+        state.withReadLock { registry in registry.slot(named: name).map { info(for: $0.definition) } }
     }
 
     private func info(for definition: TargetDefinition) -> TargetInfo {

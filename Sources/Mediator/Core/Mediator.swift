@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Calls actions of targets by name, so modules can use each other without importing each other.
 ///
@@ -29,7 +28,7 @@ public final class Mediator: Sendable {
     /// The program's mediator. The only global state this package keeps.
     public static let shared = Mediator()
 
-    let state = Mutex(Registry())
+    let state = ReadWriteLock(Registry())
 
     /// How deep mediator calls may nest on one thread (counting calls through any mediator)
     /// before a call fails with ``MediatorError/Code/callDepthExceeded`` instead of running.
@@ -51,12 +50,12 @@ public final class Mediator: Sendable {
 
     /// The short names of the registered targets, sorted.
     public var targetNames: [String] {
-        state.withLock { $0.targetNames }
+        state.withReadLock { $0.targetNames }
     }
 
     /// The short names of the actions of `target` (short or full name), sorted; `nil` when no such
     /// target is registered.
     public func actionNames(ofTarget target: String) -> [String]? {
-        state.withLock { $0.slot(named: target)?.definition.actionNames }
+        state.withReadLock { $0.slot(named: target)?.definition.actionNames }
     }
 }

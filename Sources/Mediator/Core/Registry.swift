@@ -1,4 +1,4 @@
-/// The mediator's mutable state. Lives inside the mediator's one `Mutex`; nothing in it escapes
+/// The mediator's mutable state. Lives inside the mediator's one lock; nothing in it escapes
 /// the lock except `Sendable` values copied out.
 struct Registry {
     var slots: [String: TargetSlot] = [:]

@@ -3,7 +3,7 @@
 extension Mediator {
     /// What URL calls may reach and how much input they may bring. Read and set from any thread.
     public var urlPolicy: URLPolicy {
-        get { state.withLock { $0.urlPolicy } }
+        get { state.withReadLock { $0.urlPolicy } }
         set { state.withLock { $0.urlPolicy = newValue } }
     }
 
