@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "mediate", targets: ["mediate"]),
         .executable(name: "mediator-demo", targets: ["MediatorDemo"]),
         .executable(name: "mediator-bench", targets: ["MediatorBenchmarks"]),
+        .executable(name: "mediator-fuzz", targets: ["MediatorFuzz"]),
     ],
     targets: [
         // The library: zero dependencies beyond the toolchain.
@@ -39,6 +40,13 @@ let package = Package(
             name: "MediatorBenchmarks",
             dependencies: ["Mediator"],
             path: "Sources/MediatorBenchmarks",
+            swiftSettings: settings
+        ),
+        // Fuzz inputs: replays a corpus in ordinary builds; `scripts/fuzz` builds it with libFuzzer.
+        .executableTarget(
+            name: "MediatorFuzz",
+            dependencies: ["Mediator", "MediatorCommandLine"],
+            path: "Sources/MediatorFuzz",
             swiftSettings: settings
         ),
         .executableTarget(

@@ -42,7 +42,7 @@ enum CommandError: Error {
         case .call(let error): text = error.description
         }
         // One line, whatever the text held.
-        return text.replacingNewlines()
+        return oneLine(text)
     }
 
     /// The `--json` error object.
@@ -59,17 +59,26 @@ enum CommandError: Error {
     }
 }
 
-extension String {
-    func replacingNewlines() -> String {
-        var result = ""
-        for character in self {
-            switch character {
-            case "\r\n": result += "\\r\\n"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            default: result.append(character)
-            }
+/// `text` made safe to print as one line of a terminal or log: control characters and line
+/// separators (which may come from the caller's own arguments) are escaped, and a very long
+/// message is cut.
+func oneLine(_ text: String, limit: Int = 2_000) -> String {
+    var line = ""
+    var count = 0
+    for scalar in text.unicodeScalars {
+        if count == limit {
+            line += "…"
+            break
         }
-        return result
+        count += 1
+        switch scalar {
+        case "\n": line += "\\n"
+        case "\r": line += "\\r"
+        case "\t": line += "\\t"
+        case "\u{00}"..."\u{1F}", "\u{7F}", "\u{85}", "\u{2028}", "\u{2029}":
+            line += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        default: line.unicodeScalars.append(scalar)
+        }
     }
+    return line
 }

@@ -68,7 +68,6 @@ public struct CommandLineTool: Sendable {
         var session = Session(tool: self, json: arguments.contains("--json"), write: write)
         let arguments = arguments.filter { $0 != "--json" }
         guard let command = arguments.first else {
-            write(.error, help.main)
             return session.fail(CommandError.usage("no command given; try \"\(name) --help\""))
         }
         let rest = Array(arguments.dropFirst())

@@ -1,0 +1,100 @@
+import Mediator
+import MediatorCommandLine
+
+/// The inputs the fuzzer explores: the first byte picks the entry point, the rest is its input.
+/// Each check stops the process (`fatalError`), which libFuzzer records as a crash with the input.
+enum FuzzTargets {
+    /// Runs one input through the entry point its first byte picks.
+    static func run(_ bytes: [UInt8]) {
+        guard let selector = bytes.first else { return }
+        let input = Array(bytes.dropFirst())
+        switch selector % 3 {
+        case 0: url(String(decoding: input, as: UTF8.self))
+        case 1: commandLine(input)
+        default: coercion(String(decoding: input, as: UTF8.self))
+        }
+    }
+
+    /// A mediator with an echoing target, a local-only action and a `native` one; the last two
+    /// stop the process if a URL ever reaches them.
+    static let mediator: Mediator = {
+        let mediator = Mediator()
+        do {
+            try mediator.register(target: "Echo", actions: [
+                Action("echo") { _, params in params },
+                Action("typed") { _, params in try params.value("n", as: Int.self) },
+                Action("secret", localOnly: true) { _, _ in fatalError("a URL reached a local-only action") },
+                Action("nativeEcho") { _, _ in fatalError("a URL reached a native action") },
+            ])
+        } catch {
+            fatalError("fuzz fixture: \(error)")
+        }
+        return mediator
+    }()
+
+    /// What a URL call may end in besides success.
+    static let urlFailures: Set<MediatorError.Code> = [.invalidURL, .forbidden, .targetNotFound, .actionNotFound, .invalidParameter]
+
+    /// The URL parser and remote rules: every URL succeeds or fails with a URL-call code, and the
+    /// nil-returning `open` agrees with the throwing `call(url:)`.
+    static func url(_ text: String) {
+        let opened = mediator.open(text)
+        do {
+            let result = try mediator.call(url: text)
+            if (opened == nil) != (result == nil) { fatalError("open and call(url:) disagree on \(text.debugDescription)") }
+        } catch {
+            if !urlFailures.contains(error.code) { fatalError("unexpected \(error.code) for \(text.debugDescription): \(error)") }
+            if opened != nil { fatalError("open answered a URL call(url:) refused: \(text.debugDescription)") }
+            if error.description.isEmpty { fatalError("an error without a description") }
+        }
+    }
+
+    /// Exit statuses the command-line layer documents.
+    static let exitStatuses: Set<Int32> = [0, 1, 64, 65, 69, 70, 74, 77]
+
+    /// The command-line layer: arguments separated by NUL bytes (as in `argv`). Every run exits
+    /// with a documented status and every error is one line; a failing command writes exactly one.
+    static func commandLine(_ bytes: [UInt8]) {
+        let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let tool = CommandLineTool(mediator: mediator, name: "fuzz", version: "0")
+        var errors: [String] = []
+        var stdin = ["perform Echo echo a=1", "open 'app://Echo/echo?x=\"'", "# comment", ""].makeIterator()
+        let status = tool.run(arguments, readLine: { stdin.next() }, write: { stream, line in
+            if stream == .error { errors.append(line) }
+        })
+        if !exitStatuses.contains(status) { fatalError("undocumented exit status \(status) for \(arguments)") }
+        for line in errors where line.contains(where: \.isNewline) {
+            fatalError("an error of more than one line: \(line.debugDescription)")
+        }
+        let isBatch = arguments.filter { $0 != "--json" }.first == "batch"
+        if status != 0 && !isBatch && errors.count != 1 { fatalError("status \(status) with \(errors.count) error lines for \(arguments)") }
+    }
+
+    /// Params' text coercions and the JSON the command line reads: never a crash; a coerced number
+    /// survives being printed and coerced again; parsed JSON survives printing and parsing again.
+    static func coercion(_ text: String) {
+        let params: Params = ["v": text]
+        if let number = try? params.value("v", as: Int.self) {
+            let again: Params = ["v": String(number)]
+            if (try? again.value("v", as: Int.self)) != number { fatalError("\(number) did not survive printing") }
+        }
+        if let number = try? params.value("v", as: Double.self), number.isFinite {
+            let again: Params = ["v": "\(number)"]
+            if (try? again.value("v", as: Double.self)) != number { fatalError("\(number) did not survive printing") }
+        }
+        _ = try? params.value("v", as: Bool.self)
+        _ = try? params.value("v", as: [Int].self)
+        _ = try? params.value("v", as: [String].self)
+        do {
+            _ = try params.value("v", as: [Double].self)
+        } catch {
+            if error.code != .invalidParameter || error.parameter != "v" { fatalError("coercion failed with \(error)") }
+        }
+        if let value = try? JSONValue(parsing: text) {
+            guard let again = try? JSONValue(parsing: value.serialized), again == value else {
+                fatalError("JSON \(text.debugDescription) did not survive printing as \(value.serialized.debugDescription)")
+            }
+            _ = try? mediator.call(target: "Echo", action: "typed", params: ["n": value.parameterValue])
+        }
+    }
+}
