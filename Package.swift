@@ -62,7 +62,7 @@ let package = Package(
         // End-to-end tests of the `mediate` binary (depending on it makes `swift test` build it).
         .testTarget(
             name: "MediateTests",
-            dependencies: ["mediate", "MediatorCommandLine", "TestSupport"],
+            dependencies: ["mediate", "Mediator", "MediatorCommandLine", "TestSupport"],
             path: "Tests/MediateTests",
             swiftSettings: settings
         ),
