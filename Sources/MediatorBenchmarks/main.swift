@@ -26,6 +26,7 @@ struct Options {
     var only: String?
     var fixedIterations: Int?
     var memory = false
+    var flatMemory = false
 
     init(_ arguments: [String]) throws(UsageError) {
         var index = 0
@@ -36,6 +37,7 @@ struct Options {
             case "--json": json = true
             case "--quick": quick = true
             case "--memory": memory = true
+            case "--flat-memory": flatMemory = true
             case "--case", "--iterations":
                 guard index < arguments.count else { throw UsageError(message: "\(argument) needs a value") }
                 let value = arguments[index]
@@ -46,7 +48,7 @@ struct Options {
                     guard let count = Int(value), count > 0 else { throw UsageError(message: "--iterations needs a positive integer, got \"\(value)\"") }
                     fixedIterations = count
                 }
-            default: throw UsageError(message: "unknown argument \"\(argument)\"; usage: mediator-bench [--json] [--quick] [--case NAME] [--iterations N] [--memory]")
+            default: throw UsageError(message: "unknown argument \"\(argument)\"; usage: mediator-bench [--json] [--quick] [--case NAME] [--iterations N] [--memory] [--flat-memory]")
             }
         }
     }
@@ -146,6 +148,9 @@ func main() -> Int32 {
     if options.memory {
         reportMemory()
         return 0
+    }
+    if options.flatMemory {
+        return checkFlatMemory()
     }
     let results = measure(cases, options: options)
     if options.json { printJSON(results) } else { printTable(results) }
