@@ -65,7 +65,9 @@ struct DataStore: Sendable {
     }
 
     private func write(_ text: String) throws {
-        let temporary = statePath + ".tmp-\(getpid())"
+        // One fixed name: writers hold the exclusive lock, and a file left by a writer killed
+        // mid-write is simply overwritten by the next one instead of piling up.
+        let temporary = statePath + ".tmp"
         let file = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw failure("cannot write", temporary) }
         if !writeAll(Array(text.utf8), to: file) || fsync(file) != 0 {
