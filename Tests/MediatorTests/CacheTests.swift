@@ -114,6 +114,24 @@ struct CacheTests {
         #expect(cachedIDs.withLock { $0.count } == 1)
     }
 
+    @Test("A call waiting on a creation that lost to a release does not create beside the next creator")
+    func waiterOfRetiredCreation() throws {
+        // A creates (100 ms); B waits on A's creation; a release lands meanwhile, so A's instance
+        // is not cached; C starts a new creation while B is still waiting. One release allows two
+        // instances in all: B must join C's creation instead of making a third.
+        try registerTracked("Slow", factoryDelay: 100_000)
+        onThreads(4) { index in
+            switch index {
+            case 0: _ = id("Slow", cache: true)
+            case 1: usleep(20_000); _ = id("Slow", cache: true)
+            case 2: usleep(40_000); mediator.releaseCachedTarget(fullName: "Slow")
+            default: usleep(110_000); _ = id("Slow", cache: true)
+            }
+        }
+        #expect(counter.created.load(ordering: .relaxed) <= 2)
+        #expect(mediator.hasCachedInstance(ofTarget: "Slow"))
+    }
+
     @Test("A closure target without state ignores shouldCacheTarget and runs on the mediator")
     func statelessTarget() throws {
         try mediator.register(target: "Pure", actions: [Action("me") { mediator, _ in ObjectIdentifier(mediator) }])

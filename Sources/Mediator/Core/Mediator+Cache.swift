@@ -54,30 +54,45 @@ extension Mediator {
             case create(CreationGate)
             case replaced
         }
-        let step: Step = state.withLock { registry in
-            guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
-            if let cached = slot.cached { return .ready(cached) }
-            if let gate = slot.gate { return .create(gate) }
-            let gate = CreationGate()
-            slot.gate = gate
-            return .create(gate)
-        }
-        let gate: CreationGate
-        switch step {
-        case .ready(let instance): return instance
-        // Re-registered since the call resolved it: serve this call with an instance of the
-        // registration it resolved, but do not cache it into the new one.
-        case .replaced: return try make(self)
-        case .create(let found): gate = found
-        }
+        while true {
+            let step: Step = state.withLock { registry in
+                guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
+                if let cached = slot.cached { return .ready(cached) }
+                if let gate = slot.gate { return .create(gate) }
+                let gate = CreationGate()
+                slot.gate = gate
+                return .create(gate)
+            }
+            let gate: CreationGate
+            switch step {
+            case .ready(let instance): return instance
+            // Re-registered since the call resolved it: serve this call with an instance of the
+            // registration it resolved, but do not cache it into the new one.
+            case .replaced: return try make(self)
+            case .create(let found): gate = found
+            }
 
-        if gate.isOwnedByCurrentThread {
-            throw MediatorError(
-                .cyclicTargetCreation, target: target.name,
-                reason: "the factory of \"\(target.name)\" asked for its own cached instance while creating it"
-            )
+            if gate.isOwnedByCurrentThread {
+                throw MediatorError(
+                    .cyclicTargetCreation, target: target.name,
+                    reason: "the factory of \"\(target.name)\" asked for its own cached instance while creating it"
+                )
+            }
+            if let instance = try createThrough(gate, target: target, make: make) { return instance }
+            // The gate was retired while this call waited for it; start again with the slot's state now.
         }
-        return try gate.attempts.withLock { attempts in
+    }
+
+    /// Creates (or finds) the instance while holding `gate`; `nil` when the gate was retired
+    /// meanwhile. A creation that lost to a release retires its gate, and a newer gate may already
+    /// be creating: a call waiting on the old gate must not create a second instance beside it
+    /// (the concurrency stress test caught exactly that).
+    private func createThrough(
+        _ gate: CreationGate,
+        target: ResolvedTarget,
+        make: @Sendable (Mediator) throws -> any TargetInstance
+    ) throws -> (any TargetInstance)? {
+        try gate.attempts.withLock { attempts in
             gate.owner.store(currentThreadID(), ordering: .releasing)
             defer { gate.owner.store(0, ordering: .releasing) }
 
@@ -85,15 +100,18 @@ extension Mediator {
                 case ready(any TargetInstance)
                 case empty(epoch: UInt64)
                 case replaced
+                case retired
             }
             let recheck: Recheck = state.withReadLock { registry in
                 guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
                 if let cached = slot.cached { return .ready(cached) }
+                guard slot.gate === gate else { return .retired }
                 return .empty(epoch: slot.epoch)
             }
             switch recheck {
             case .ready(let instance): return instance
             case .replaced: return try make(self)
+            case .retired: return nil
             case .empty(let epoch):
                 attempts += 1
                 let instance = try make(self)
