@@ -24,12 +24,10 @@ public struct ActionHandle: Sendable {
     /// Runs the action with `params`; the result, or the reason it failed.
     @discardableResult
     public func call(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
-        let depth = CallDepth.current
-        guard depth < mediator.maximumCallDepth else {
+        guard let depth = CallDepth.enter(limit: mediator.maximumCallDepth) else {
             throw mediator.callDepthError(target: self.target, action: action)
         }
-        CallDepth.set(depth + 1)
-        defer { CallDepth.set(depth) }
+        defer { CallDepth.restore(depth) }
 
         let target: any TargetInstance
         do {

@@ -8,7 +8,7 @@ import Musl
 
 /// How many mediator calls are running nested on the calling thread, through any mediator.
 ///
-/// Kept in a POSIX thread-specific slot as a plain integer (no allocation, two C calls per
+/// Kept in a POSIX thread-specific slot as a plain integer (no allocation, three C calls per
 /// dispatch) because a stack overflow cannot be caught: an action that calls itself through the
 /// mediator without end must be stopped by counting before the stack runs out.
 enum CallDepth {
@@ -21,13 +21,20 @@ enum CallDepth {
         return key
     }()
 
-    /// The calling thread's depth: 0 outside any mediator call.
-    static var current: Int {
-        Int(bitPattern: pthread_getspecific(key))
+    /// Counts one more call on the calling thread, unless `limit` calls are already nested.
+    /// - Returns: the depth to hand to ``restore(_:)`` when the call ends, or `nil` (nothing
+    ///   counted) when the call must not run.
+    @inline(__always)
+    static func enter(limit: Int) -> Int? {
+        let depth = Int(bitPattern: pthread_getspecific(key))
+        guard depth < limit else { return nil }
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth + 1))
+        return depth
     }
 
-    /// Sets the calling thread's depth.
-    static func set(_ depth: Int) {
+    /// Ends a call counted by ``enter(limit:)``.
+    @inline(__always)
+    static func restore(_ depth: Int) {
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth))
     }
 }

@@ -15,8 +15,9 @@ import Musl
 /// for its own target on the same thread is refused (``MediatorError/Code/cyclicTargetCreation``)
 /// instead of deadlocking, which is why the owner is recorded.
 final class CreationGate: Sendable {
-    /// Held while the factory runs; counts the factory runs through this gate (a failed run leaves
-    /// the gate in place for the next caller).
+    /// Held while the factory runs. It guards a count of the factory runs through this gate (a
+    /// failed run leaves the gate in place for the next caller) rather than nothing: a lock over
+    /// `Void` drew false ThreadSanitizer reports on its zero-sized value.
     let attempts = ReadWriteLock<Int>(0)
     /// The thread running the factory, or 0.
     let owner = Atomic<UInt>(0)

@@ -78,12 +78,10 @@ extension Mediator {
     /// Runs a call through resolution, the cache and the fallbacks. A `remote` call is refused
     /// (`forbidden`) when it resolves to a local-only action, before anything runs.
     func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false) -> Outcome {
-        let depth = CallDepth.current
-        guard depth < maximumCallDepth else {
+        guard let depth = CallDepth.enter(limit: maximumCallDepth) else {
             return .failed(callDepthError(target: target, action: action))
         }
-        CallDepth.set(depth + 1)
-        defer { CallDepth.set(depth) }
+        defer { CallDepth.restore(depth) }
 
         let resolution: Resolution = state.withReadLock { registry in
             guard let slot = registry.slot(named: target) else { return .missingTarget }

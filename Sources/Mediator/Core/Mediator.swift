@@ -1,4 +1,3 @@
-
 /// Calls actions of targets by name, so modules can use each other without importing each other.
 ///
 /// A target (`Notes`, or `Target_Notes`) is registered with a factory and a table of actions
