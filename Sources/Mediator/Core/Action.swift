@@ -8,7 +8,8 @@
 /// ```
 ///
 /// The name may be given short (`create`) or full (`Action_create`); the mediator stores the
-/// short form and answers to both.
+/// short form and answers to both. The prefix may be written once: `Action_Action_create` is an
+/// invalid name, refused at registration.
 ///
 /// An action is reachable by URL (``Mediator/open(_:)``) unless it is local-only: declared with
 /// `localOnly: true`, or named with the prefix `native` (CTMediator's rule).
@@ -28,7 +29,8 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
         localOnly: Bool = false,
         _ body: @escaping @Sendable (Target, Params) throws -> (any Sendable)?
     ) {
-        self.name = Names.shortActionName(name)
+        // An invalid name is kept as given, for registration to refuse with the reason.
+        self.name = Names.canonical(name, as: .action) ?? name
         self.summary = summary
         self.isLocalOnly = localOnly || Names.isNative(self.name)
         self.body = body

@@ -73,7 +73,7 @@ extension Mediator {
         var reason = "expected a result of type \(typeName(expected)), got \(found)"
         if let detail { reason += " (\(detail))" }
         return MediatorError(
-            .resultTypeMismatch, target: Names.shortTargetName(target), action: Names.shortActionName(action),
+            .resultTypeMismatch, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action),
             reason: reason
         )
     }

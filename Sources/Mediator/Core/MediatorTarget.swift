@@ -27,13 +27,26 @@ public protocol MediatorTarget: AnyObject, Sendable {
     static var actions: [Action<Self>] { get }
     /// CTMediator's `notFound:`: called with the action name and the original params when an
     /// action is missing. Return a value to answer the call, or `nil` to let the mediator go on
-    /// to its global fallback. The default answers nothing.
+    /// to its global fallback.
+    ///
+    /// A target that implements it is never dropped from the cache by a missing action (as in
+    /// CTMediator, whatever it returns). The default implementation stands for "no `notFound:`":
+    /// the mediator goes on to the global fallback and, as CTMediator does for a class without
+    /// `notFound:`, drops the target's cached instance (unless the target is always cached or the
+    /// call came by URL). Only the mediator should call it.
     func notFound(action: String, params: Params) throws -> (any Sendable)?
 }
 
 extension MediatorTarget {
-    public static var targetName: String { Names.shortTargetName(String(describing: Self.self)) }
+    public static var targetName: String { Names.stripped(String(describing: Self.self), as: .target) }
     public static var targetSummary: String? { nil }
     public static var isAlwaysCached: Bool { false }
-    public func notFound(action: String, params: Params) throws -> (any Sendable)? { nil }
+    public func notFound(action: String, params: Params) throws -> (any Sendable)? { throw NoNotFoundHandler() }
+}
+
+/// Thrown by the default ``MediatorTarget/notFound(action:params:)``: tells dispatch that the
+/// target has no handler of its own, which CTMediator's cache rule depends on and which the
+/// protocol's default cannot otherwise reveal.
+struct NoNotFoundHandler: Error, CustomStringConvertible {
+    var description: String { "the target has no notFound handler" }
 }

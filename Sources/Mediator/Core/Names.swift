@@ -1,38 +1,80 @@
-/// CTMediator's naming: a target is `Notes` or `Target_Notes`, an action `create` or `Action_create`.
+/// CTMediator's naming: a target is `Notes` or `Target_Notes`, an action `create`, `Action_create`
+/// or the selector string `Action_create:`.
+///
+/// Every name the mediator meets (at registration, in a lookup, in a URL, in the URL policy's
+/// allow-list, for the `native` rule) goes through ``canonical(_:as:)``, so a name has exactly one
+/// form wherever it is compared, and names are compared by their bytes.
 enum Names {
     static let targetPrefix = "Target_"
     static let actionPrefix = "Action_"
 
-    /// `Target_Notes` -> `Notes`; any other name unchanged.
-    static func shortTargetName(_ name: String) -> String {
-        strip(targetPrefix, from: name)
+    /// What a name names, which decides the prefix it may carry.
+    enum Role: Sendable {
+        case target, action
+
+        var prefix: String { self == .target ? Names.targetPrefix : Names.actionPrefix }
+        var word: String { self == .target ? "target" : "action" }
     }
 
-    /// `Action_create` -> `create`; also drops a trailing `:` of an Objective-C selector string
-    /// (`Action_create:`). Any other name unchanged.
-    static func shortActionName(_ name: String) -> String {
-        var short = strip(actionPrefix, from: name)
-        if short.hasSuffix(":") && short.count > 1 { short.removeLast() }
-        return short
-    }
-
-    private static func strip(_ prefix: String, from name: String) -> String {
-        guard name.count > prefix.count, name.hasPrefix(prefix) else { return name }
-        return String(name.dropFirst(prefix.count))
-    }
-
-    /// CTMediator's rule: actions whose (short) name begins with `native` are never reachable by URL.
-    static func isNative(_ shortActionName: String) -> Bool {
-        shortActionName.hasPrefix("native")
-    }
-
-    /// Why `name` cannot be registered, or `nil` when it can.
+    /// The one form of `name` the registry stores and compares: the role's prefix stripped at most
+    /// once (and, for an action, one trailing `:` of an Objective-C selector string), or `nil` when
+    /// what is left is not a valid name: empty, a byte outside ASCII letters, digits, `_`, `-` and
+    /// `.`, or still carrying the prefix (`Target_Target_X`), which would otherwise be a second
+    /// spelling of another name.
     ///
-    /// Names must be addressable from a URL path and a command line unchanged: ASCII letters,
-    /// digits, `_`, `-` and `.`, not empty.
-    static func problem(with name: String) -> String? {
-        if name.isEmpty { return "a name must not be empty" }
-        return name.utf8.allSatisfy(isNameByte) ? nil : "use only ASCII letters, digits, \"_\", \"-\" and \".\""
+    /// Only ASCII is accepted, so comparing canonical names with `==` (or hashing them) compares
+    /// their bytes: for ASCII text, canonical equivalence is byte equality. That is why a lookup
+    /// must go through here: `String`'s own equality would let `"\u{212A}iosk"` (KELVIN SIGN) find `Kiosk`.
+    @inline(__always)
+    static func canonical(_ name: String, as role: Role) -> String? {
+        // The common case: a valid short name, returned as it is after one pass over its bytes.
+        if isCanonical(name, as: role) { return name }
+        let rest = stripped(name, as: role)
+        return isCanonical(rest, as: role) ? rest : nil
+    }
+
+    /// `name` as errors show it: its canonical form when it has one, else as the caller gave it.
+    static func shown(_ name: String, as role: Role) -> String {
+        canonical(name, as: role) ?? name
+    }
+
+    /// Why `name` has no canonical form (``canonical(_:as:)`` returned `nil`), in words for an
+    /// error; `nil` when it has one.
+    static func problem(with name: String, as role: Role) -> String? {
+        guard canonical(name, as: role) == nil else { return nil }
+        let rest = stripped(name, as: role)
+        if rest.isEmpty { return "a name must not be empty" }
+        if !rest.utf8.allSatisfy(isNameByte) {
+            return "names use only ASCII letters, digits, \"_\", \"-\" and \".\" (compared byte for byte)"
+        }
+        return "the \"\(role.prefix)\" prefix may be written at most once"
+    }
+
+    /// `name` without the role's prefix (once) and, for an action, without one trailing `:`.
+    /// Never longer than `name`; not checked.
+    static func stripped(_ name: String, as role: Role) -> String {
+        var rest = Substring(name)
+        if rest.utf8.starts(with: role.prefix.utf8) { rest = rest.dropFirst(role.prefix.utf8.count) }
+        if role == .action, rest.utf8.last == UInt8(ascii: ":") { rest = rest.dropLast() }
+        return String(rest)
+    }
+
+    /// CTMediator's class name for a target asked for as `name`: `Nope` and `Target_Nope` are both
+    /// `Target_Nope`.
+    static func className(ofTarget name: String) -> String {
+        targetPrefix + stripped(name, as: .target)
+    }
+
+    /// CTMediator's selector string for an action asked for as `name`: `go`, `Action_go` and
+    /// `Action_go:` are all `Action_go:`.
+    static func selector(ofAction name: String) -> String {
+        actionPrefix + stripped(name, as: .action) + ":"
+    }
+
+    /// CTMediator's rule: actions whose canonical name begins with `native` are never reachable by
+    /// URL. Case-sensitive, as in CTMediator (`Native...` is an ordinary name).
+    static func isNative(_ canonicalActionName: String) -> Bool {
+        canonicalActionName.utf8.starts(with: "native".utf8)
     }
 
     /// Whether `byte` may appear in a name: an ASCII letter or digit, `_`, `-` or `.`.
@@ -41,5 +83,12 @@ enum Names {
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    private static func isCanonical(_ name: String, as role: Role) -> Bool {
+        func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            !bytes.isEmpty && bytes.allSatisfy(isNameByte) && !bytes.starts(with: role.prefix.utf8)
+        }
+        return name.utf8.withContiguousStorageIfAvailable(check) ?? Array(name.utf8).withUnsafeBufferPointer(check)
     }
 }

@@ -5,11 +5,10 @@ struct Registry {
     var fallback: Mediator.Fallback?
     var urlPolicy = URLPolicy()
 
-    /// The slot for a target called `name` (short or full form).
+    /// The slot for a target called `name` (short or full form), compared byte for byte.
     func slot(named name: String) -> TargetSlot? {
-        if let slot = slots[name] { return slot }
-        guard name.hasPrefix(Names.targetPrefix) else { return nil }
-        return slots[Names.shortTargetName(name)]
+        guard let name = Names.canonical(name, as: .target) else { return nil }
+        return slots[name]
     }
 
     var targetNames: [String] { slots.keys.sorted() }
@@ -31,6 +30,13 @@ final class TargetSlot {
         self.definition = definition
     }
 
+    /// Everything the slot keeps alive (the definition with the closures it captured, the cached
+    /// instance), copied out so that it can leave the lock and be released after it: a `deinit`
+    /// is user code. The slot itself then dies under the lock holding nothing that dies with it.
+    var contents: SlotContents {
+        SlotContents(definition: definition, cached: cached)
+    }
+
     /// A `Sendable` snapshot of what a call needs, taken under the lock.
     var resolved: ResolvedTarget {
         ResolvedTarget(
@@ -38,6 +44,12 @@ final class TargetSlot {
             make: definition.make, alwaysCached: definition.alwaysCached, cached: cached
         )
     }
+}
+
+/// See ``TargetSlot/contents``.
+struct SlotContents: Sendable {
+    let definition: TargetDefinition
+    let cached: (any TargetInstance)?
 }
 
 /// What a call needs to know about its target once the lock is released.

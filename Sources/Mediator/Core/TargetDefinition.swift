@@ -37,8 +37,8 @@ struct TargetDefinition: Sendable {
         actions: [Action<Instance>],
         notFound: (@Sendable (Instance, String, Params) throws -> (any Sendable)?)?
     ) throws(MediatorError) {
-        let name = Names.shortTargetName(rawName)
-        if let problem = Names.problem(with: name) {
+        guard let name = Names.canonical(rawName, as: .target) else {
+            let problem = Names.problem(with: rawName, as: .target) ?? "not a valid name"
             throw MediatorError(.invalidName, target: rawName, reason: "invalid target name \"\(rawName)\": \(problem)")
         }
         self.name = name
@@ -74,7 +74,8 @@ struct TargetDefinition: Sendable {
         }
         var merged = actions
         for action in newActions {
-            if let problem = Names.problem(with: action.name) {
+            // `Action.init` stored the canonical form when there is one; anything else is refused here.
+            if let problem = Names.problem(with: action.name, as: .action) {
                 throw MediatorError(.invalidName, target: name, action: action.name,
                                     reason: "invalid action name \"\(action.name)\": \(problem)")
             }
@@ -91,11 +92,10 @@ struct TargetDefinition: Sendable {
         actions = merged
     }
 
-    /// The action called `name` (short or full form).
+    /// The action called `name` (short or full form, or a selector string), compared byte for byte.
     func action(named name: String) -> RegisteredAction? {
-        if let action = actions[name] { return action }
-        guard name.hasPrefix(Names.actionPrefix) || name.hasSuffix(":") else { return nil }
-        return actions[Names.shortActionName(name)]
+        guard let name = Names.canonical(name, as: .action) else { return nil }
+        return actions[name]
     }
 
     var actionNames: [String] { actions.keys.sorted() }

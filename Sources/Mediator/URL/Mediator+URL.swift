@@ -88,10 +88,11 @@ extension Mediator {
         }
     }
 
-    /// The `forbidden` error for a URL the policy or CTMediator's `native` rule refuses.
+    /// The `forbidden` error for a URL the policy or CTMediator's `native` rule refuses. The names
+    /// are canonical (the parser made them so), the same strings dispatch will resolve.
     private func refusal(of url: CallURL, url text: String, policy: URLPolicy) -> MediatorError? {
-        let target = Names.shortTargetName(url.target)
-        let action = Names.shortActionName(url.action)
+        let target = url.target
+        let action = url.action
         let why: String
         if let schemes = policy.allowedSchemes, !schemes.contains(url.scheme) {
             why = "the scheme \"\(url.scheme)\" is not allowed (allowed: \(schemes.sorted().joined(separator: ", ")))"

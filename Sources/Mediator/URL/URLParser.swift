@@ -2,7 +2,9 @@
 struct CallURL {
     /// Lowercased.
     let scheme: String
+    /// Canonical (``Names/canonical(_:as:)``): what the policy checks is what dispatch resolves.
     let target: String
+    /// Canonical, as the target.
     let action: String
     /// Byte offsets of the query (after `?`, before `#`) in the URL's UTF-8; empty when absent.
     let query: Range<Int>
@@ -68,12 +70,12 @@ enum URLParser {
         }
 
         let target: String
-        switch decodeName(bytes[targetStart..<targetEnd], role: "target", url: url) {
+        switch decodeName(bytes[targetStart..<targetEnd], role: .target, url: url) {
         case .success(let name): target = name
         case .failure(let error): return .failure(error)
         }
         let action: String
-        switch decodeName(bytes[actionStart..<actionEnd], role: "action", url: url) {
+        switch decodeName(bytes[actionStart..<actionEnd], role: .action, url: url) {
         case .success(let name): action = name
         case .failure(let error): return .failure(error)
         }
@@ -176,29 +178,26 @@ enum URLParser {
             decoded.append(high << 4 | low)
             index += 3
         }
-        guard let text = String(validating: decoded, as: UTF8.self) else { return .failure(.invalidUTF8) }
+        guard let text = validUTF8(decoded) else { return .failure(.invalidUTF8) }
         return .success(text)
     }
 
-    /// A target or action name from the URL: decoded, then held to the rules for names.
+    /// A target or action name from the URL: percent-decoded, then reduced to its canonical form
+    /// by the one function registration and lookup use, so every encoded, prefixed or selector
+    /// spelling of a name is checked by the policy as the name dispatch will run.
     private static func decodeName(
-        _ bytes: Slice<UnsafeBufferPointer<UInt8>>, role: String, url: String
+        _ bytes: Slice<UnsafeBufferPointer<UInt8>>, role: Names.Role, url: String
     ) -> Result<String, MediatorError> {
-        // The common case, checked on the bytes: no escapes and only name characters, so the
-        // text is already a valid name (in its short or full form alike).
-        if !bytes.isEmpty, bytes.allSatisfy(Names.isNameByte) {
-            return .success(String(decoding: bytes, as: UTF8.self))
-        }
+        let name: String
         switch percentDecode(bytes) {
-        case .failure(let problem):
-            return .failure(invalid(url, "the \(role) has \(problem)"))
-        case .success(let name):
-            let checked = role == "target" ? Names.shortTargetName(name) : Names.shortActionName(name)
-            if let problem = Names.problem(with: checked) {
-                return .failure(invalid(url, "the \(role) \"\(name)\" is not a valid name (\(problem))"))
-            }
-            return .success(name)
+        case .failure(let problem): return .failure(invalid(url, "the \(role.word) has \(problem)"))
+        case .success(let decoded): name = decoded
         }
+        guard let canonical = Names.canonical(name, as: role) else {
+            let problem = Names.problem(with: name, as: role) ?? "not a valid name"
+            return .failure(invalid(url, "the \(role.word) \"\(name)\" is not a valid name (\(problem))"))
+        }
+        return .success(canonical)
     }
 
     static func invalid(

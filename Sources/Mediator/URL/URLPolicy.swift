@@ -13,7 +13,7 @@ public struct URLPolicy: Sendable, Equatable {
     }
     /// The targets URL calls may reach (short or full names); `nil` allows every target.
     public var allowedTargets: Set<String>? {
-        didSet { allowedTargets = allowedTargets.map { Set($0.map(Names.shortTargetName)) } }
+        didSet { allowedTargets = allowedTargets.map(Self.canonicalTargets) }
     }
     /// The longest URL accepted, in UTF-8 bytes. Longer URLs are refused before any parsing.
     public var maximumLength: Int
@@ -25,6 +25,12 @@ public struct URLPolicy: Sendable, Equatable {
     /// The default maximum number of query items: 1,024.
     public static let defaultMaximumQueryItems = 1_024
 
+    /// The allow-list in the form names are compared in. A name with no canonical form is kept as
+    /// given: no URL's target (always canonical) can equal it, so it allows nothing.
+    private static func canonicalTargets(_ names: Set<String>) -> Set<String> {
+        Set(names.map { Names.shown($0, as: .target) })
+    }
+
     /// A policy; the defaults accept any scheme and target, URLs up to 64 KiB and 1,024 query items.
     public init(
         allowedSchemes: Set<String>? = nil,
@@ -33,7 +39,7 @@ public struct URLPolicy: Sendable, Equatable {
         maximumQueryItems: Int = URLPolicy.defaultMaximumQueryItems
     ) {
         self.allowedSchemes = allowedSchemes.map { Set($0.map { $0.lowercased() }) }
-        self.allowedTargets = allowedTargets.map { Set($0.map(Names.shortTargetName)) }
+        self.allowedTargets = allowedTargets.map(Self.canonicalTargets)
         self.maximumLength = maximumLength
         self.maximumQueryItems = maximumQueryItems
     }
