@@ -6,17 +6,20 @@ extension Mediator {
     /// - Returns: whether an instance was cached.
     @discardableResult
     public func releaseCachedTarget(fullName: String) -> Bool {
-        state.withLock { registry in
-            guard let slot = registry.slot(named: fullName) else { return false }
-            return release(slot)
+        // The instance is handed out of the lock and released here, after it: its `deinit` is
+        // user code and may call the mediator.
+        let released: (any TargetInstance)? = state.withLock { registry in
+            registry.slot(named: fullName).flatMap(release)
         }
+        return released != nil
     }
 
     /// Releases every cached target instance.
     public func releaseAllCachedTargets() {
-        state.withLock { registry in
-            for slot in registry.slots.values { release(slot) }
+        let released: [any TargetInstance] = state.withLock { registry in
+            registry.slots.values.compactMap(release)
         }
+        withExtendedLifetime(released) {}
     }
 
     /// Whether a target (short or full name) currently has a cached instance.
@@ -26,12 +29,13 @@ extension Mediator {
 
     // MARK: Internals
 
-    @discardableResult
-    private func release(_ slot: TargetSlot) -> Bool {
-        let had = slot.cached != nil
+    /// Empties the slot's cache and returns what it held, for the caller to let go of once the
+    /// lock is dropped (never under it: a `deinit` is user code).
+    private func release(_ slot: TargetSlot) -> (any TargetInstance)? {
+        let released = slot.cached
         slot.cached = nil
         slot.epoch &+= 1
-        return had
+        return released
     }
 
     /// The instance a call runs on: the cached one if there is one, the mediator itself for a
@@ -43,8 +47,8 @@ extension Mediator {
         return try cachedInstance(of: target, make: make)
     }
 
-    /// Get-or-create under the target's creation gate: exactly one factory call per cached
-    /// instance, without holding the registry lock while the factory runs.
+    /// Get-or-create through the target's creation gate: exactly one factory call per cached
+    /// instance, with no lock held while the factory runs.
     private func cachedInstance(
         of target: ResolvedTarget,
         make: @Sendable (Mediator) throws -> any TargetInstance
@@ -59,7 +63,7 @@ extension Mediator {
                 guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
                 if let cached = slot.cached { return .ready(cached) }
                 if let gate = slot.gate { return .create(gate) }
-                let gate = CreationGate()
+                let gate = CreationGate(target: target.name)
                 slot.gate = gate
                 return .create(gate)
             }
@@ -72,66 +76,61 @@ extension Mediator {
             case .create(let found): gate = found
             }
 
-            if gate.isOwnedByCurrentThread {
-                throw MediatorError(
-                    .cyclicTargetCreation, target: target.name,
-                    reason: "the factory of \"\(target.name)\" asked for its own cached instance while creating it"
-                )
-            }
             if let instance = try createThrough(gate, target: target, make: make) { return instance }
             // The gate was retired while this call waited for it; start again with the slot's state now.
         }
     }
 
-    /// Creates (or finds) the instance while holding `gate`; `nil` when the gate was retired
-    /// meanwhile. A creation that lost to a release retires its gate, and a newer gate may already
-    /// be creating: a call waiting on the old gate must not create a second instance beside it
-    /// (the concurrency stress test caught exactly that).
+    /// Creates (or finds) the instance as the creator through `gate`; `nil` when the gate was
+    /// retired meanwhile. A creation that lost to a release retires its gate, and a newer gate may
+    /// already be creating: a call waiting on the old gate must not create a second instance
+    /// beside it (the concurrency stress test caught exactly that).
+    ///
+    /// - Throws: `cyclicTargetCreation` when waiting for the gate would never end (see
+    ///   ``CreationCoordinator``), or what the factory threw.
     private func createThrough(
         _ gate: CreationGate,
         target: ResolvedTarget,
         make: @Sendable (Mediator) throws -> any TargetInstance
     ) throws -> (any TargetInstance)? {
-        try gate.attempts.withLock { attempts in
-            gate.owner.store(currentThreadID(), ordering: .releasing)
-            defer { gate.owner.store(0, ordering: .releasing) }
-
-            enum Recheck {
-                case ready(any TargetInstance)
-                case empty(epoch: UInt64)
-                case replaced
-                case retired
+        try CreationCoordinator.enter(gate)
+        defer { CreationCoordinator.leave(gate) }
+        enum Recheck {
+            case ready(any TargetInstance)
+            case empty(epoch: UInt64)
+            case replaced
+            case retired
+        }
+        let recheck: Recheck = state.withReadLock { registry in
+            guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
+            if let cached = slot.cached { return .ready(cached) }
+            guard slot.gate === gate else { return .retired }
+            return .empty(epoch: slot.epoch)
+        }
+        switch recheck {
+        case .ready(let instance): return instance
+        case .replaced: return try make(self)
+        case .retired: return nil
+        case .empty(let epoch):
+            let instance = try make(self)
+            state.withLock { registry in
+                guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return }
+                // A release during creation wins: this call still gets its instance.
+                if slot.epoch == epoch && slot.cached == nil { slot.cached = instance }
+                if slot.gate === gate { slot.gate = nil }
             }
-            let recheck: Recheck = state.withReadLock { registry in
-                guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
-                if let cached = slot.cached { return .ready(cached) }
-                guard slot.gate === gate else { return .retired }
-                return .empty(epoch: slot.epoch)
-            }
-            switch recheck {
-            case .ready(let instance): return instance
-            case .replaced: return try make(self)
-            case .retired: return nil
-            case .empty(let epoch):
-                attempts += 1
-                let instance = try make(self)
-                state.withLock { registry in
-                    guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return }
-                    // A release during creation wins: this call still gets its instance.
-                    if slot.epoch == epoch && slot.cached == nil { slot.cached = instance }
-                    if slot.gate === gate { slot.gate = nil }
-                }
-                return instance
-            }
+            return instance
         }
     }
 
-    /// Drops the cached instance of a target whose action was missing and not answered by it.
+    /// Drops the cached instance of a target whose action was missing (CTMediator's rule; the
+    /// caller decides when it applies). The instance is released after the lock is dropped.
     func dropCachedInstance(of target: ResolvedTarget) {
         guard target.cached != nil || target.make != nil else { return }
-        state.withLock { registry in
-            guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return }
-            release(slot)
+        let released: (any TargetInstance)? = state.withLock { registry in
+            guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return nil }
+            return release(slot)
         }
+        withExtendedLifetime(released) {}
     }
 }

@@ -90,7 +90,8 @@ extension Mediator {
         _ actions: [Action<Instance>],
         toTarget target: String
     ) throws(MediatorError) {
-        let result: Result<Void, MediatorError> = state.withLock { registry in
+        // The replaced definition leaves the lock with the result and is released after it.
+        let result: Result<TargetDefinition, MediatorError> = state.withLock { registry in
             guard let slot = registry.slot(named: target) else {
                 return .failure(targetNotFoundError(target: target, action: nil, registry: registry))
             }
@@ -100,21 +101,23 @@ extension Mediator {
             } catch {
                 return .failure(error)
             }
-            slot.definition = definition
-            return .success(())
+            swap(&slot.definition, &definition)
+            return .success(definition)
         }
-        try result.get()
+        _ = try result.get()
     }
 
     /// Removes a target (short or full name) and its cached instance. Calls already running finish.
     /// - Returns: whether such a target was registered.
     @discardableResult
     public func unregister(target: String) -> Bool {
-        state.withLock { registry in
-            guard let slot = registry.slot(named: target) else { return false }
-            registry.slots[slot.definition.name] = nil
-            return true
+        // The slot (its definition, whatever the closures captured, its cached instance) is
+        // released after the lock is dropped: a `deinit` may call the mediator.
+        let removed: SlotContents? = state.withLock { registry in
+            guard let name = Names.canonical(target, as: .target) else { return nil }
+            return registry.slots.removeValue(forKey: name)?.contents
         }
+        return removed != nil
     }
 
     /// Installs a global fallback, asked when a target is missing or a target's `notFound` does
@@ -124,16 +127,23 @@ extension Mediator {
     /// fallback, as in CTMediator. It gets params `targetString`, `actionString` (also under
     /// CTMediator's key `selectorString`) and `originParams` (a ``Params``).
     public func setFallback(_ fallback: Fallback?) {
-        state.withLock { $0.fallback = fallback }
+        var fallback = fallback
+        // The old fallback (and what it captured) is released after the lock is dropped.
+        state.withLock { swap(&$0.fallback, &fallback) }
+        withExtendedLifetime(fallback) {}
     }
 
     private func install(_ definition: TargetDefinition, replacingExisting: Bool) throws(MediatorError) {
-        let duplicate: Bool = state.withLock { registry in
-            if registry.slots[definition.name] != nil && !replacingExisting { return true }
-            registry.slots[definition.name] = TargetSlot(definition: definition)
-            return false
+        enum Outcome {
+            case installed(replaced: SlotContents?)
+            case duplicate
         }
-        if duplicate {
+        // What a replaced slot held leaves the lock in the outcome and is released after it.
+        let outcome: Outcome = state.withLock { registry in
+            if registry.slots[definition.name] != nil && !replacingExisting { return .duplicate }
+            return .installed(replaced: registry.slots.updateValue(TargetSlot(definition: definition), forKey: definition.name)?.contents)
+        }
+        if case .duplicate = outcome {
             throw MediatorError(
                 .duplicateTarget, target: definition.name,
                 reason: "a target named \"\(definition.name)\" is already registered (pass replacingExisting: true to replace it)"
