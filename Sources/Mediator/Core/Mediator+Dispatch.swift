@@ -100,7 +100,7 @@ extension Mediator {
             do {
                 return .answered(try run(instance, params))
             } catch {
-                return .failed(wrap(error, target: Names.shortTargetName(target), action: Names.shortActionName(action), doing: "the action failed"))
+                return .failed(wrap(error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), doing: "the action failed"))
             }
 
         case .action(let resolved, let found):
@@ -122,6 +122,7 @@ extension Mediator {
             }
 
         case .missingAction(let resolved, let notFound):
+            var hasNotFound = false
             if let notFound {
                 let instance: any TargetInstance
                 switch makeInstance(of: resolved, cache: shouldCacheTarget, action: action) {
@@ -130,12 +131,19 @@ extension Mediator {
                 }
                 do {
                     if let answer = try notFound(instance, action, params) { return .answered(answer) }
+                    hasNotFound = true
+                } catch is NoNotFoundHandler {
+                    // `MediatorTarget`'s default: the target has no notFound of its own.
                 } catch {
                     return .failed(wrap(error, target: resolved.name, action: action, doing: "no such action, and the target's notFound failed"))
                 }
             }
-            // CTMediator drops a cached target whose action was missing and not answered by it.
-            dropCachedInstance(of: resolved)
+            // CTMediator's rule: a target without a notFound handler is dropped from the cache when
+            // an action is missing; one with a handler never is, whatever it returned. Never for
+            // an always-cached target nor for a URL call: a remote caller must not reset state.
+            if !hasNotFound && !remote && !resolved.alwaysCached {
+                dropCachedInstance(of: resolved)
+            }
             return fallback(target: target, action: action, params: params)
 
         case .missingTarget:
@@ -144,7 +152,9 @@ extension Mediator {
     }
 
     /// The global fallback's answer: the installed closure, else a registered
-    /// `NoTargetAction`/`response` (never for a call that was itself to `NoTargetAction`).
+    /// `NoTargetAction`/`response`, called as CTMediator calls it: once, with the class name and
+    /// selector string asked for. A call to a missing action of `NoTargetAction` itself ends in one
+    /// `response` call too; a missing `response` finds nothing here, so nothing recurses.
     private func fallback(target: String, action: String, params: Params) -> Outcome {
         enum Handler {
             case closure(Fallback)
@@ -153,9 +163,8 @@ extension Mediator {
         }
         let handler: Handler = state.withReadLock { registry in
             if let fallback = registry.fallback { return .closure(fallback) }
-            guard Names.shortTargetName(target) != Self.noTargetActionName,
-                  let slot = registry.slots[Self.noTargetActionName],
-                  let response = slot.definition.action(named: "response")
+            guard let slot = registry.slots[Self.noTargetActionName],
+                  let response = slot.definition.action(named: Self.noTargetActionResponse)
             else { return .none }
             return .target(slot.resolved, response)
         }
@@ -169,7 +178,10 @@ extension Mediator {
             case .target(let resolved, let response):
                 let instance = try makeInstance(of: resolved, cache: false, action: response.name).get()
                 answer = try response.run(instance, [
-                    "targetString": target, "actionString": action, "selectorString": action, "originParams": params,
+                    "targetString": Names.className(ofTarget: target),
+                    "selectorString": Names.selector(ofAction: action),
+                    "actionString": action,
+                    "originParams": params,
                 ])
             }
             if let answer { return .answered(answer) }
@@ -179,8 +191,9 @@ extension Mediator {
         }
     }
 
-    /// The target CTMediator calls when nothing else answers.
+    /// The target CTMediator calls when nothing else answers, and its action.
     static let noTargetActionName = "NoTargetAction"
+    static let noTargetActionResponse = "response"
 
     /// The instance for a call, or the error to fail it with: the mediator's own refusal
     /// (`cyclicTargetCreation`) as it is, a factory's error wrapped as `actionFailed`.
@@ -225,18 +238,22 @@ extension Mediator {
         )
     }
 
-    /// The precise error for a call nothing answered. Computed only on the throwing path.
+    /// The precise error for a call nothing answered. Computed only on the throwing path, with
+    /// bounded work (see ``Suggestions`` and ``NameListing``).
     func missError(target: String, action: String) -> MediatorError {
         state.withReadLock { registry in
             guard let slot = registry.slot(named: target) else {
                 return targetNotFoundError(target: target, action: action, registry: registry)
             }
-            let names = slot.definition.actionNames
-            let short = Names.shortActionName(action)
+            let names = slot.definition.actions.keys
+            let listing = NameListing(names)
+            var reason = "target \"\(slot.definition.name)\" has no action \"\(MediatorError.shortened(action))\""
+            if let problem = Names.problem(with: action, as: .action) { reason += " (\(problem))" }
             return MediatorError(
                 .actionNotFound, target: slot.definition.name, action: action,
-                availableNames: names, suggestion: Suggestions.closest(to: short, in: names),
-                reason: "target \"\(slot.definition.name)\" has no action \"\(action)\""
+                availableNames: listing.names, omittedNameCount: listing.omittedCount,
+                suggestion: Suggestions.closest(to: Names.stripped(action, as: .action), in: names),
+                reason: reason
             )
         }
     }
@@ -249,12 +266,16 @@ extension Mediator {
     }
 }
 
-/// The error for an unknown target name, with the registered names and a suggestion.
+/// The error for an unknown target name, with the first registered names and a suggestion.
 func targetNotFoundError(target: String, action: String?, registry: Registry) -> MediatorError {
-    let names = registry.targetNames
+    let names = registry.slots.keys
+    let listing = NameListing(names)
+    var reason = "no target named \"\(MediatorError.shortened(target))\" is registered"
+    if let problem = Names.problem(with: target, as: .target) { reason += " (\(problem))" }
     return MediatorError(
         .targetNotFound, target: target, action: action,
-        availableNames: names, suggestion: Suggestions.closest(to: Names.shortTargetName(target), in: names),
-        reason: "no target named \"\(target)\" is registered"
+        availableNames: listing.names, omittedNameCount: listing.omittedCount,
+        suggestion: Suggestions.closest(to: Names.stripped(target, as: .target), in: names),
+        reason: reason
     )
 }

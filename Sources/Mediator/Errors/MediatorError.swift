@@ -40,7 +40,9 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         public static let invalidName = Code(rawValue: "invalidName")
         /// Actions were added to a target whose instances are of another type.
         public static let targetTypeMismatch = Code(rawValue: "targetTypeMismatch")
-        /// A target's factory asked, on the same thread, for the cached instance it is creating.
+        /// Creating a cached target needs, through its factory, the instance being created: on the
+        /// same thread, or across threads (A's factory waits for B's while B's waits for A's).
+        /// The error names the cycle.
         public static let cyclicTargetCreation = Code(rawValue: "cyclicTargetCreation")
         /// A URL is malformed, too long, has too many query items, or names no valid target/action.
         public static let invalidURL = Code(rawValue: "invalidURL")
@@ -61,8 +63,11 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// The parameter at fault, for ``Code/invalidParameter``.
     public let parameter: String?
     /// Names that would have been accepted: the registered targets for ``Code/targetNotFound``,
-    /// the target's actions for ``Code/actionNotFound``. Sorted.
+    /// the target's actions for ``Code/actionNotFound``. Sorted; at most the first 20, so an error
+    /// stays short however large the registry (``omittedNameCount`` says how many more exist).
     public let availableNames: [String]
+    /// How many accepted names exist beyond ``availableNames``.
+    public let omittedNameCount: Int
     /// The closest available name, when the one asked for looks like a typo of it.
     public let suggestion: String?
     /// The error thrown by the action, factory or fallback, for ``Code/actionFailed``.
@@ -77,6 +82,7 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         action: String? = nil,
         parameter: String? = nil,
         availableNames: [String] = [],
+        omittedNameCount: Int = 0,
         suggestion: String? = nil,
         underlying: (any Error)? = nil,
         reason: String
@@ -86,6 +92,7 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         self.action = action
         self.parameter = parameter
         self.availableNames = availableNames
+        self.omittedNameCount = omittedNameCount
         self.suggestion = suggestion
         self.underlying = underlying
         self.reason = reason
@@ -105,6 +112,8 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// One line a person can act on, e.g.
     /// `Notes/get: invalid parameter "id": expected Int, got String "4x"`.
     public var description: String {
+        // Names come from callers (URLs, command lines) and may be of any length: cut them.
+        let target = target.map(Self.shortened), action = action.map(Self.shortened)
         var text = ""
         switch (target, action) {
         case let (target?, action?): text = "\(target)/\(action): "
@@ -115,8 +124,16 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         if let suggestion { text += "; did you mean \"\(suggestion)\"?" }
         if !availableNames.isEmpty {
             let label = code == .targetNotFound ? "registered targets" : "available actions"
-            text += " (\(label): \(availableNames.joined(separator: ", ")))"
+            let more = omittedNameCount > 0 ? ", and \(omittedNameCount) more" : ""
+            text += " (\(label): \(availableNames.joined(separator: ", "))\(more))"
         }
         return text
+    }
+
+    /// A name cut to 100 Unicode scalars for messages.
+    static func shortened(_ name: String) -> String {
+        guard name.utf8.count > 100 else { return name }
+        let kept = name.unicodeScalars.prefix(100)
+        return kept.endIndex == name.endIndex ? name : String(String.UnicodeScalarView(kept)) + "…"
     }
 }

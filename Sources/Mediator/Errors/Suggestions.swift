@@ -1,19 +1,37 @@
 /// "Did you mean" support for the throwing paths only; the `nil`-returning paths never call it.
+///
+/// The work is bounded whatever the caller sends: a name longer than ``maximumComparedLength``
+/// gets no suggestion, candidates whose length differs by more than the allowed distance are
+/// skipped on their length alone, and the distance itself is computed in a band of that width.
 package enum Suggestions {
+    /// Names longer than this (in characters) are not typos worth a suggestion; comparing them
+    /// would only cost time.
+    package static let maximumComparedLength = 64
+
     /// The candidate closest to `name` when it is close enough to be a plausible typo, else `nil`.
     ///
     /// A case-insensitive exact match wins; otherwise the smallest edit distance of at most
     /// one third of the name's length (at least 1, at most 3). Ties go to the first in sorted order.
-    package static func closest(to name: String, in candidates: [String]) -> String? {
-        let lowered = name.lowercased()
-        if let caseMatch = candidates.first(where: { $0.lowercased() == lowered }) { return caseMatch }
-        let limit = min(3, max(1, name.count / 3))
+    package static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
+        var length = 0
+        for _ in name.unicodeScalars {
+            length += 1
+            if length > maximumComparedLength { return nil }
+        }
+        let lowered = Array(name.lowercased())
+        let limit = min(3, max(1, lowered.count / 3))
         var best: (name: String, distance: Int)?
-        for candidate in candidates.sorted() {
-            let distance = editDistance(lowered, candidate.lowercased())
-            if distance <= limit, distance < (best?.distance ?? Int.max) {
-                best = (candidate, distance)
+        for candidate in candidates {
+            // Registered names are ASCII, so their UTF-8 count is their length in characters.
+            let candidateLength = candidate.utf8.count
+            guard abs(candidateLength - lowered.count) <= limit else { continue }
+            let distance = editDistance(lowered, Array(candidate.lowercased()), limit: limit)
+            // A case-only difference has distance 0 and wins over any typo.
+            guard distance <= limit else { continue }
+            if let current = best, distance > current.distance || (distance == current.distance && candidate > current.name) {
+                continue
             }
+            best = (candidate, distance)
         }
         return best?.name
     }
@@ -22,24 +40,65 @@ package enum Suggestions {
     /// neighbours costs 1 (optimal string alignment), so `gte` is one edit from `get`.
     static func editDistance(_ lhs: String, _ rhs: String) -> Int {
         let a = Array(lhs), b = Array(rhs)
+        return editDistance(a, b, limit: max(a.count, b.count))
+    }
+
+    /// The edit distance of `a` and `b` when it is at most `limit`, else some value over `limit`.
+    /// Only cells within `limit` of the diagonal are computed, so the cost is
+    /// O(length x limit) rather than O(length x length).
+    static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+        if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        let outside = limit + 1
         // Three rows: two back (for swaps), previous, current.
-        var twoBack = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
+        var twoBack = [Int](repeating: outside, count: b.count + 1)
+        var previous = (0...b.count).map { min($0, outside) }
+        var current = [Int](repeating: outside, count: b.count + 1)
         for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
+            let low = max(1, i - limit), high = min(b.count, i + limit)
+            current[0] = i <= limit ? i : outside
+            if low > 1 { current[low - 1] = outside }
+            var rowMinimum = current[0]
+            for j in low...high {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 var distance = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
                 if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
                     distance = min(distance, twoBack[j - 2] + 1)
                 }
-                current[j] = distance
+                current[j] = min(distance, outside)
+                rowMinimum = min(rowMinimum, current[j])
             }
+            if high < b.count { current[high + 1] = outside }
+            if rowMinimum > limit { return outside }
             (twoBack, previous, current) = (previous, current, twoBack)
         }
         return previous[b.count]
+    }
+}
+
+/// The names an error lists: the first few in sorted order and how many more exist, so that an
+/// error about a registry of 100,000 targets stays one readable line.
+struct NameListing {
+    /// How many names an error lists at most.
+    static let maximumCount = 20
+
+    /// The first ``maximumCount`` names in sorted order.
+    let names: [String]
+    /// How many names exist beyond ``names``.
+    let omittedCount: Int
+
+    /// The first names of `all` without sorting them all: one pass keeping the smallest few.
+    init(_ all: some Collection<String>) {
+        var smallest: [String] = []
+        smallest.reserveCapacity(Self.maximumCount + 1)
+        for name in all {
+            if smallest.count == Self.maximumCount, let last = smallest.last, name >= last { continue }
+            let position = smallest.firstIndex(where: { name < $0 }) ?? smallest.endIndex
+            smallest.insert(name, at: position)
+            if smallest.count > Self.maximumCount { smallest.removeLast() }
+        }
+        names = smallest
+        omittedCount = all.count - smallest.count
     }
 }

@@ -1,0 +1,70 @@
+@testable import Mediator
+import Testing
+import TestSupport
+
+@Suite("Errors stay small and cheap whatever the input")
+struct BoundedErrorTests {
+    @Test("An error lists at most 20 names and says how many more exist")
+    func cappedListing() throws {
+        let mediator = Mediator()
+        for index in 0..<100_000 {
+            try mediator.register(target: "T\(index)", actions: index == 0 ? (0..<500).map { Action("a\($0)") { _, _ in nil } } : [])
+        }
+        let missingTarget = #expect(throws: MediatorError.self) { try mediator.call(target: "Nope", action: "x") }
+        #expect(missingTarget?.availableNames == ["T0", "T1", "T10", "T100", "T1000", "T10000", "T10001", "T10002", "T10003", "T10004",
+                                                  "T10005", "T10006", "T10007", "T10008", "T10009", "T1001", "T10010", "T10011", "T10012", "T10013"])
+        #expect(missingTarget?.omittedNameCount == 99_980)
+        #expect(missingTarget?.description.hasSuffix(", T10013, and 99980 more)") == true)
+        #expect((missingTarget?.description.utf8.count ?? .max) < 400)
+
+        let missingAction = #expect(throws: MediatorError.self) { try mediator.call(target: "T0", action: "zz") }
+        #expect(missingAction?.availableNames.count == 20)
+        #expect(missingAction?.omittedNameCount == 480)
+    }
+
+    @Test("A 20 KB name gets no suggestion, and the message quotes it cut")
+    func hugeName() throws {
+        let mediator = Mediator()
+        for index in 0..<200 { try mediator.register(target: "Target\(index)", actions: []) }
+        let name = String(repeating: "Target1", count: 3_000)
+        let error = #expect(throws: MediatorError.self) { try mediator.call(target: name, action: "x") }
+        #expect(error?.suggestion == nil)
+        #expect((error?.description.utf8.count ?? .max) < 1_000)
+        let byURL = #expect(throws: MediatorError.self) { try mediator.call(url: "app://\(name)/x") }
+        #expect(byURL?.code == .targetNotFound)
+        #expect((byURL?.description.utf8.count ?? .max) < 1_000)
+    }
+
+    @Test("Names longer than the compared length get no suggestion, even from a case-only match")
+    func comparedLength() {
+        let long = String(repeating: "a", count: Suggestions.maximumComparedLength + 1)
+        #expect(Suggestions.closest(to: long, in: [long.uppercased()]) == nil)
+        let fits = String(repeating: "a", count: Suggestions.maximumComparedLength)
+        #expect(Suggestions.closest(to: fits, in: [fits.uppercased()]) == fits.uppercased())
+    }
+
+    @Test("The banded edit distance equals the full one within its limit and exceeds the limit otherwise")
+    func bandedDistance() {
+        var generator = SeededGenerator(seed: 0xBA0D)
+        let alphabet = Array("abc")
+        for _ in 0..<3_000 {
+            let a = (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let b = (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            let full = Suggestions.editDistance(String(a), String(b))
+            for limit in 0...4 {
+                let banded = Suggestions.editDistance(a, b, limit: limit)
+                if full <= limit {
+                    #expect(banded == full, "\(String(a)) \(String(b)) limit \(limit)")
+                } else {
+                    #expect(banded > limit, "\(String(a)) \(String(b)) limit \(limit)")
+                }
+            }
+        }
+    }
+
+    @Test("Ties between suggestions go to the first in sorted order, whatever the registry's order")
+    func ties() {
+        #expect(Suggestions.closest(to: "bat", in: ["cat", "bag", "hat"]) == "bag")
+        #expect(Suggestions.closest(to: "bat", in: ["hat", "cat", "bag"]) == "bag")
+    }
+}
