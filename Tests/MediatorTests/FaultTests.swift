@@ -47,20 +47,21 @@ struct RecursionTests {
         let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Loop", action: "again") }
         #expect(error?.code == .callDepthExceeded)
         #expect(error?.target == "Loop" && error?.action == "again")
-        #expect(error?.description.contains("128 mediator calls are already nested") == true)
-        #expect(runs.value == 128)
+        #expect(error?.description.contains("32 mediator calls are already nested") == true)
+        #expect(runs.value == 32)
         // The thread's count is back to zero: an ordinary call works afterwards.
         #expect(try mediator.call(target: "Loop", action: "down", params: ["n": 3], as: Int.self) == 3)
     }
 
-    @Test("The default limit is 128 and calls nest exactly that deep")
+    @Test("The default limit is 32 and calls nest exactly that deep")
     func exactDepth() throws {
         let mediator = Mediator()
         try registerLoop(in: mediator, runs: Counter())
-        #expect(mediator.maximumCallDepth == 128)
-        #expect(mediator.perform(target: "Loop", action: "count") as? Int == 128)
-        #expect(try mediator.call(target: "Loop", action: "down", params: ["n": 127], as: Int.self) == 127)
-        #expect(throws: MediatorError.self) { try mediator.call(target: "Loop", action: "down", params: ["n": 128]) }
+        #expect(mediator.maximumCallDepth == 32)
+        #expect(Mediator.defaultMaximumCallDepth == 32)
+        #expect(mediator.perform(target: "Loop", action: "count") as? Int == 32)
+        #expect(try mediator.call(target: "Loop", action: "down", params: ["n": 31], as: Int.self) == 31)
+        #expect(throws: MediatorError.self) { try mediator.call(target: "Loop", action: "down", params: ["n": 32]) }
     }
 
     @Test("A configured maximumCallDepth is honoured (and at least 1)")

@@ -1,0 +1,103 @@
+import Foundation
+import Mediator
+import Testing
+
+/// The lowest and highest stack addresses seen by the nested calls of one path.
+final class StackProbe: Sendable {
+    private let range = ReadWriteLock<(low: UInt, high: UInt, levels: Int)>((.max, 0, 0))
+    init() {}
+
+    /// Records the current stack position (the address of a local of the caller's frame).
+    func record() {
+        var marker = 0
+        let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        range.withLock { $0 = (min($0.low, address), max($0.high, address), $0.levels + 1) }
+    }
+
+    /// Bytes of stack per nesting level.
+    var bytesPerLevel: Int {
+        range.withLock { range in range.levels > 1 ? Int(range.high - range.low) / (range.levels - 1) : 0 }
+    }
+}
+
+/// One way calls can nest: registers what recurses, and starts it.
+struct NestingPath: CustomTestStringConvertible, Sendable {
+    let name: String
+    let setUp: @Sendable (Mediator, StackProbe) throws -> Void
+    let start: @Sendable (Mediator) throws -> Void
+    var testDescription: String { name }
+
+    static let all: [NestingPath] = [
+        NestingPath(name: "plain typed call with params", setUp: { mediator, probe in
+            try mediator.register(target: "Loop", actions: [
+                Action("down") { mediator, params in
+                    probe.record()
+                    let n = try params.value("n", as: Int.self)
+                    return try mediator.call(target: "Loop", action: "down", params: ["n": n - 1], as: Int.self) + 1
+                },
+            ])
+        }, start: { _ = try $0.call(target: "Loop", action: "down", params: ["n": 1_000_000]) }),
+        NestingPath(name: "URL", setUp: { mediator, probe in
+            try mediator.register(target: "Remote", actions: [
+                Action("go") { mediator, _ in probe.record(); return try mediator.call(url: "app://Remote/go?x=1") },
+            ])
+        }, start: { _ = try $0.call(url: "app://Remote/go") }),
+        NestingPath(name: "the target's notFound", setUp: { mediator, probe in
+            try mediator.register(target: "Lost", actions: [], notFound: { mediator, _, params in
+                probe.record()
+                return try mediator.call(target: "Lost", action: "missing", params: params)
+            })
+        }, start: { _ = try $0.call(target: "Lost", action: "missing", params: ["x": 1]) }),
+        NestingPath(name: "the global fallback", setUp: { mediator, probe in
+            mediator.setFallback { [unowned mediator] target, action, params in
+                probe.record()
+                return try mediator.call(target: target, action: action, params: params)
+            }
+        }, start: { _ = try $0.call(target: "Ghost", action: "boo") }),
+        NestingPath(name: "URL to a missing target, answered by NoTargetAction/response", setUp: { mediator, probe in
+            try mediator.register(target: "NoTargetAction", actions: [
+                Action("response") { mediator, _ in probe.record(); return try mediator.call(url: "app://Nope/go?x=1") },
+            ])
+        }, start: { _ = try $0.call(url: "app://Nope/go") }),
+        NestingPath(name: "resolved handles", setUp: { mediator, probe in
+            try mediator.register(target: "Handle", actions: [
+                Action("go") { mediator, params in
+                    probe.record()
+                    return try mediator.handle(target: "Handle", action: "go").call(params)
+                },
+            ])
+        }, start: { _ = try $0.handle(target: "Handle", action: "go").call(["x": 1]) }),
+    ]
+}
+
+@Suite("Faults: the depth limit fits small thread stacks")
+struct StackDepthTests {
+    /// Runs `path` on a new thread with a stack of `stackSize` bytes; the error it ended with.
+    func run(_ path: NestingPath, mediator: Mediator, stackSize: Int) throws -> (MediatorError?, StackProbe) {
+        let probe = StackProbe()
+        try path.setUp(mediator, probe)
+        let outcome = ReadWriteLock<MediatorError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            do { try path.start(mediator) } catch { outcome.withLock { $0 = error as? MediatorError } }
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        // Only a hang reaches this limit; a stack overflow kills the test process instead.
+        #expect(done.wait(timeout: .now() + 120) == .success, "\(path.name) did not finish")
+        return (outcome.withLock { $0 }, probe)
+    }
+
+    @Test("Every nesting path ends in callDepthExceeded at the default limit inside a 512 KiB thread stack", arguments: NestingPath.all)
+    func defaultLimitFits(path: NestingPath) throws {
+        let mediator = Mediator()
+        let (error, probe) = try run(path, mediator: mediator, stackSize: 512 * 1024)
+        #expect(error?.code == .callDepthExceeded, "\(path.name): \(String(describing: error))")
+        let used = probe.bytesPerLevel * mediator.maximumCallDepth
+        print("Stack: \(path.name): \(probe.bytesPerLevel) bytes per level, \(used / 1024) KiB at the limit of \(mediator.maximumCallDepth)")
+        // A quarter of the stack stays free for the thread's own frames: growth in the stack a
+        // level takes shows here, before it becomes a crash.
+        #expect(used <= 384 * 1024, "\(path.name): \(used / 1024) KiB at the limit")
+    }
+}
