@@ -89,19 +89,36 @@ private func isPrimitive(_ type: Any.Type) -> Bool {
     type is any TextConvertible.Type || type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type
 }
 
-/// `value` converted to a primitive `T`: by the ``Params`` text rules, or exactly between numeric
-/// types (an `Int` 300 does not fit an `Int8`).
+/// `value` converted to a primitive `T`: by the ``Params`` text rules, or between numeric types.
+///
+/// One rule for every numeric type: a number converts only when `T` holds it exactly and in range
+/// (an `Int` 300 does not fit an `Int8`, 16777217 does not fit a `Float`, 1e39 is out of a
+/// `Float`'s range, 0.5 is not an `Int`). Decimal text is read as the nearest value of `T`, as
+/// decimal fractions always are, and refused when it is out of `T`'s range.
 private func convertPrimitive<T>(_ value: Any, to type: T.Type) -> T? {
-    if let convertible = T.self as? any TextConvertible.Type {
-        return convertible.convert(from: value) as? T
+    // `Int` and `Double` are text-convertible too; what the text rules refuse (an `Int64` result
+    // asked for as `Int`) goes on to the numeric rules below.
+    if let convertible = T.self as? any TextConvertible.Type, let converted = convertible.convert(from: value) as? T {
+        return converted
     }
     if let integerType = T.self as? any BinaryInteger.Type {
-        guard let integer = value as? Int ?? Int.convert(from: value) else { return nil }
+        if let integer = value as? any BinaryInteger { return integerType.init(exactly: integer) as? T }
+        if let number = value as? any BinaryFloatingPoint { return integerType.init(exactly: number) as? T }
+        guard let integer = Int.convert(from: value) else { return nil }
         return integerType.init(exactly: integer) as? T
     }
     if let floatingType = T.self as? any BinaryFloatingPoint.Type {
-        guard let number = value as? Double ?? Double.convert(from: value) else { return nil }
-        return floatingType.init(number) as? T
+        if let number = value as? any BinaryFloatingPoint { return floatingType.init(exactly: number) as? T }
+        if let integer = value as? any BinaryInteger { return floatingType.init(exactly: integer) as? T }
+        // Text: checked to be decimal (no "nan", "inf" or hexadecimal) by the Double rules, then
+        // read by the type itself where it can, so it is rounded once.
+        guard let number = Double.convert(from: value) else { return nil }
+        if let textual = floatingType as? any (BinaryFloatingPoint & LosslessStringConvertible).Type,
+           let parsed = textual.init(String(describing: value)) {
+            return parsed.isFinite ? parsed as? T : nil
+        }
+        let rounded = floatingType.init(number)
+        return rounded.isFinite ? rounded as? T : nil
     }
     return nil
 }
