@@ -56,11 +56,21 @@ struct CanonicalNameTests {
                 Action("wipe", localOnly: true) { _, _ in log.add("\(target)/wipe"); return "wiped" },
             ])
         }
+        // The attack: spellings that once registered as second names of real ones. They
+        // must be refused; if a regression let them in, the URLs below would find them.
+        #expect(throws: MediatorError.self) {
+            try mediator.register(target: "Target_Target_Public", actions: [Action("read") { _, _ in log.add("Target_Public/read"); return "ok" }])
+        }
+        #expect(throws: MediatorError.self) {
+            try mediator.register(target: "Files", actions: [Action("Action_Action_nativeWipe") { _, _ in log.add("Files/nativeWipe"); return "wiped" }])
+        }
         mediator.urlPolicy = URLPolicy(allowedTargets: ["Public"])
+        #expect(mediator.open("app://Target_Public/read") as? String == "ok")
+        #expect(mediator.open("app://Files/Action_Action_nativeWipe") == nil)
 
         // Every spelling of each target with each plain action, and every spelling of each action
         // with each plain target: a spelling that slipped past the policy shows in the log.
-        let targets = ["Public", "Secret"], actions = ["read", "nativeWipe", "wipe"]
+        let targets = ["Public", "Secret", "Files"], actions = ["read", "nativeWipe", "wipe"]
         var urls: [String] = []
         for target in targets {
             for spelling in Self.spellings(of: target, prefix: "Target_", selector: false) {
@@ -73,6 +83,7 @@ struct CanonicalNameTests {
             }
         }
         #expect(urls.count > 5_000)
+        print("Policy enumeration: \(urls.count) URLs")
         var answered = 0
         for url in urls where mediator.open(url) != nil { answered += 1 }
         let ran = Set(log.all)
