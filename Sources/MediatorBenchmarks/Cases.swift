@@ -70,6 +70,13 @@ func makeCases() throws -> [BenchCase] {
 
     let url = "app://Bench/echo?v=1&name=abc"
 
+    // Failed calls through the throwing path, whose error lists names and suggests one: the work
+    // must not grow with the length of the name a caller sends.
+    let twoHundred = Mediator()
+    for index in 0..<200 { try twoHundred.register(target: "Target" + String(index), actions: []) }
+    let typoURL = "app://Targt1/go"
+    let hugeNameURL = "app://" + String(repeating: "Target1", count: 3_000) + "/go"
+
     return [
         BenchCase(name: "direct", iterations: 1_000_000) { count in
             for index in 0..<count { consume(service.echo(v: index, name: "abc")) }
@@ -102,6 +109,12 @@ func makeCases() throws -> [BenchCase] {
         },
         BenchCase(name: "notFound", iterations: 200_000) { count in
             for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "missing", params: params)) }
+        },
+        BenchCase(name: "missTypo", iterations: 5_000) { count in
+            for _ in 0..<count { consume(try? twoHundred.call(url: typoURL)) }
+        },
+        BenchCase(name: "missHugeName", iterations: 500) { count in
+            for _ in 0..<count { consume(try? twoHundred.call(url: hugeNameURL)) }
         },
         BenchCase(name: "register5000x5", iterations: 3) { count in
             for _ in 0..<count {

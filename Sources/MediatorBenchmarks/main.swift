@@ -104,6 +104,7 @@ let baselines: [String: String] = [
     "naiveDictionary": "direct", "performCached": "naiveDictionary", "performUncached": "naiveDictionary",
     "typedWrapper": "performCached", "resolvedHandle": "direct", "openURL": "foundationURLComponents",
     "notFound": "naiveDictionary", "register5000x5": "naiveRegister5000x5", "parallelCached": "performCached",
+    "missHugeName": "missTypo",
 ]
 
 func printTable(_ results: [Measurement]) {
