@@ -67,11 +67,12 @@ enum Mediate {
     }
 
     static func finish(_ started: Started) throws -> Run {
-        let deadline = Date().addingTimeInterval(30)
+        // A limit only a hang reaches, even on a loaded machine.
+        let deadline = Date().addingTimeInterval(120)
         while started.process.isRunning && Date() < deadline { usleep(2_000) }
         if started.process.isRunning {
             started.process.terminate()
-            Issue.record("mediate did not finish within 30 s")
+            Issue.record("mediate did not finish within 120 s")
         }
         started.process.waitUntilExit()
         defer {

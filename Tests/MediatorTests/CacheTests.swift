@@ -128,8 +128,12 @@ struct CacheTests {
             default: usleep(110_000); _ = id("Slow", cache: true)
             }
         }
+        // The sleeps make the regression's interleaving likely; no assertion depends on them. In
+        // every order one release allows at most two instances, even counting one more call (the
+        // release may have landed after every creation, on a slow machine).
         #expect(counter.created.load(ordering: .relaxed) <= 2)
-        #expect(mediator.hasCachedInstance(ofTarget: "Slow"))
+        #expect(id("Slow", cache: true) != nil)
+        #expect(counter.created.load(ordering: .relaxed) <= 2)
     }
 
     @Test("A closure target without state ignores shouldCacheTarget and runs on the mediator")
