@@ -68,3 +68,14 @@ struct BoundedErrorTests {
         #expect(Suggestions.closest(to: "bat", in: ["hat", "cat", "bag"]) == "bag")
     }
 }
+
+@Suite("Names: the byte test")
+struct NameByteTests {
+    @Test("Exactly ASCII letters, digits, underscore, hyphen and dot are name bytes")
+    func nameBytes() {
+        let reference = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.".utf8)
+        for byte in UInt8.min...UInt8.max {
+            #expect(Names.isNameByte(byte) == reference.contains(byte), "byte \(byte)")
+        }
+    }
+}
