@@ -27,10 +27,10 @@ enum Mediate {
         return executable.deletingLastPathComponent().appendingPathComponent("mediate")
     }()
 
-    /// A fresh, empty data directory.
+    /// A fresh, empty data directory, mode 0700 (mediate refuses one that others can write to).
     static func temporaryDirectory() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mediate-test-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return path
     }
 
