@@ -2,25 +2,28 @@ import Accounts
 import MediatorCommandLine
 import Notes
 
-/// The example modules' state as `state.json`:
+/// The example modules' state as `state.json`, format 2:
 ///
 /// ```json
-/// {"format":1,
-///  "accounts":{"nextID":2,"nextToken":2,"users":[{"id":1,"username":"ada","password":"..."}],"tokens":{"token-1":"ada"}},
+/// {"format":2,
+///  "accounts":{"nextID":2,"users":[{"id":1,"username":"ada","password":"..."}],"tokens":{"<32 hex digits>":"ada"}},
 ///  "notes":{"nextID":2,"notes":[{"id":1,"title":"...","body":"...","tags":["..."],"owner":"ada"}]}}
 /// ```
+///
+/// Format 1 also had `accounts.nextToken`, and its tokens were sequential (`token-1`), so anyone
+/// could guess them. A format-1 file is read without its sessions (their users log in again) and
+/// is written as format 2 by the next change.
 struct ExampleState: Equatable {
     var accounts = AccountsService.Snapshot()
     var notes = NotesService.Snapshot()
 
-    static let format = 1
+    static let format = 2
 
     var json: JSONValue {
         .object([
             "format": .int(Self.format),
             "accounts": .object([
                 "nextID": .int(accounts.nextID),
-                "nextToken": .int(accounts.nextToken),
                 "users": .array(accounts.accounts.values.sorted { $0.account.id < $1.account.id }.map { entry in
                     .object(["id": .int(entry.account.id), "username": .string(entry.account.username), "password": .string(entry.password)])
                 }),
@@ -47,17 +50,26 @@ struct ExampleState: Equatable {
             throw StateFormatError(path: "", reason: "not JSON: \(error)")
         }
         let top = try Reader(root, path: "")
-        guard try top.int("format") == Self.format else { throw StateFormatError(path: "format", reason: "unknown format version") }
+        let format = try top.int("format")
+        guard format == 1 || format == Self.format else {
+            throw StateFormatError(path: "format", reason: "unknown format version \(format) (this mediate reads 1 and \(Self.format))")
+        }
         let accountsReader = try top.object("accounts")
         accounts.nextID = try accountsReader.int("nextID")
-        accounts.nextToken = try accountsReader.int("nextToken")
         for user in try accountsReader.array("users") {
             let account = Account(id: try user.int("id"), username: try user.string("username"))
             accounts.accounts[account.username] = .init(account: account, password: try user.string("password"))
         }
+        var tokens: [String: String] = [:]
         for (token, value) in try accountsReader.members("tokens") {
             guard case .string(let username) = value else { throw StateFormatError(path: "accounts.tokens.\(token)", reason: "expected a string") }
-            accounts.tokens[token] = username
+            tokens[token] = username
+        }
+        if format == 1 {
+            // Sequential, guessable sessions: dropped (their users log in again).
+            _ = try accountsReader.int("nextToken")
+        } else {
+            accounts.tokens = tokens
         }
         let notesReader = try top.object("notes")
         notes.nextID = try notesReader.int("nextID")
