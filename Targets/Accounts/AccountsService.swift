@@ -20,6 +20,8 @@ public enum AccountsError: CodedError, Equatable {
     case usernameTaken(String)
     case invalidCredentials
     case invalidToken
+    /// Every account id up to `Int.max` is used: no account can be created.
+    case idsExhausted
 
     public var code: String {
         switch self {
@@ -28,6 +30,7 @@ public enum AccountsError: CodedError, Equatable {
         case .usernameTaken: "usernameTaken"
         case .invalidCredentials: "invalidCredentials"
         case .invalidToken: "invalidToken"
+        case .idsExhausted: "idsExhausted"
         }
     }
 }
@@ -117,8 +120,11 @@ public final class AccountsService: Sendable {
         guard password.count >= Self.minimumPasswordLength else { throw .weakPassword }
         return try state.withLock { state throws(AccountsError) in
             guard state.accounts[username] == nil else { throw .usernameTaken(username) }
+            // A state restored from a file may have counted ids up to the end: fail, never trap.
+            let (nextID, overflow) = state.nextID.addingReportingOverflow(1)
+            guard !overflow else { throw .idsExhausted }
             let account = Account(id: state.nextID, username: username)
-            state.nextID += 1
+            state.nextID = nextID
             state.accounts[username] = Snapshot.Entry(account: account, password: password)
             return account
         }
@@ -170,6 +176,7 @@ extension AccountsError: CustomStringConvertible {
         case .usernameTaken(let name): "username \"\(name)\" is taken"
         case .invalidCredentials: "wrong username or password"
         case .invalidToken: "invalid or expired token"
+        case .idsExhausted: "no account id left: ids have reached the largest integer (\(Int.max))"
         }
     }
 }

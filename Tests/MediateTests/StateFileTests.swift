@@ -54,4 +54,26 @@ struct StateFileTests {
         #expect(Set(tokens).count == 3)
         #expect(!tokens.contains { $0.hasPrefix("token-") })
     }
+
+    // MARK: - Ids running out (item 11)
+
+    @Test("With nextID at Int.max, sign-up and create fail with one clear line (exit 70), never a crash, and the file is unchanged")
+    func idsRunOut() throws {
+        let directory = PlantedDirectory()
+        // Format 1, as mediate 0.1.0 would have read it too.
+        let text = Self.formatOne.replacingOccurrences(of: #""nextID":2"#, with: #""nextID":\#(Int.max)"#)
+        try directory.write(text, to: "state.json")
+        let signUp = directory.signUp("grace")
+        #expect(signUp.signal == nil && signUp.status == 70, "\(signUp)")
+        #expect(signUp.errorText == "mediate: error: Accounts/signUp: the action failed: no account id left: ids have reached the largest integer (\(Int.max))\n")
+        #expect(directory.contents("state.json") == text)
+
+        let logIn = directory.mediate("perform", "Accounts", "logIn", "username=ada", "password=analytical")
+        let token = String(logIn.outputText.dropLast().dropFirst().dropLast())
+        let saved = directory.contents("state.json")
+        let create = directory.mediate("perform", "Notes", "create", "token=\(token)", "title=One too many")
+        #expect(create.signal == nil && create.status == 70, "\(create)")
+        #expect(create.errorText == "mediate: error: Notes/create: the action failed: no note id left: ids have reached the largest integer (\(Int.max))\n")
+        #expect(directory.contents("state.json") == saved)
+    }
 }
