@@ -41,7 +41,8 @@ struct ExampleState: Equatable {
         ])
     }
 
-    /// Reads the file's text; any deviation from the format is an error naming where.
+    /// Reads the file's text; any deviation from the format, and any inconsistency (see
+    /// ``StateEntries/checkConsistency()``), is an error naming where.
     init(text: String) throws(StateFormatError) {
         let root: JSONValue
         do {
@@ -55,31 +56,36 @@ struct ExampleState: Equatable {
             throw StateFormatError(path: "format", reason: "unknown format version \(format) (this mediate reads 1 and \(Self.format))")
         }
         let accountsReader = try top.object("accounts")
-        accounts.nextID = try accountsReader.int("nextID")
+        let notesReader = try top.object("notes")
+        var entries = StateEntries(accountsNextID: try accountsReader.int("nextID"), notesNextID: try notesReader.int("nextID"))
         for user in try accountsReader.array("users") {
             let account = Account(id: try user.int("id"), username: try user.string("username"))
-            accounts.accounts[account.username] = .init(account: account, password: try user.string("password"))
+            entries.users.append((account, try user.string("password")))
         }
-        var tokens: [String: String] = [:]
-        for (token, value) in try accountsReader.members("tokens") {
+        // Sorted, so that of several bad tokens the same one is reported every time.
+        for (token, value) in try accountsReader.members("tokens").sorted(by: { $0.key < $1.key }) {
             guard case .string(let username) = value else { throw StateFormatError(path: "accounts.tokens.\(token)", reason: "expected a string") }
-            tokens[token] = username
+            entries.tokens.append((token, username))
         }
         if format == 1 {
             // Sequential, guessable sessions: dropped (their users log in again).
             _ = try accountsReader.int("nextToken")
-        } else {
-            accounts.tokens = tokens
+            entries.tokens = []
         }
-        let notesReader = try top.object("notes")
-        notes.nextID = try notesReader.int("nextID")
         for note in try notesReader.array("notes") {
-            let value = Note(
+            entries.notes.append(Note(
                 id: try note.int("id"), title: try note.string("title"), body: try note.string("body"),
                 tags: try note.strings("tags"), owner: try note.string("owner")
-            )
-            notes.notes[value.id] = value
+            ))
         }
+        try entries.checkConsistency()
+        accounts.nextID = entries.accountsNextID
+        for (account, password) in entries.users {
+            accounts.accounts[account.username] = .init(account: account, password: password)
+        }
+        for (token, username) in entries.tokens { accounts.tokens[token] = username }
+        notes.nextID = entries.notesNextID
+        for note in entries.notes { notes.notes[note.id] = note }
     }
 
     init() {}

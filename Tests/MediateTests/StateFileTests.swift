@@ -76,4 +76,82 @@ struct StateFileTests {
         #expect(create.errorText == "mediate: error: Notes/create: the action failed: no note id left: ids have reached the largest integer (\(Int.max))\n")
         #expect(directory.contents("state.json") == saved)
     }
+
+    // MARK: - Consistency (item 12)
+
+    /// Format 1 (so mediate 0.1.0 reads it too): users 1 and 2, notes 1 and 5, counters past them.
+    static let consistent = """
+    {"accounts":{"nextID":3,"nextToken":1,"tokens":{},"users":[{"id":1,"password":"analytical","username":"ada"},\
+    {"id":2,"password":"analytical","username":"grace"}]},"format":1,"notes":{"nextID":6,"notes":[\
+    {"body":"","id":1,"owner":"ada","tags":[],"title":"One"},{"body":"","id":5,"owner":"grace","tags":[],"title":"Five"}]}}
+
+    """
+
+    /// One inconsistency planted in ``consistent`` (or in its format-2 form, for tokens).
+    struct Inconsistency: Sendable, CustomTestStringConvertible {
+        let replacing: String
+        let with: String
+        let formatTwo: Bool
+        let problem: String
+        var testDescription: String { problem }
+
+        init(_ replacing: String, _ with: String, formatTwo: Bool = false, _ problem: String) {
+            self.replacing = replacing
+            self.with = with
+            self.formatTwo = formatTwo
+            self.problem = problem
+        }
+
+        var text: String {
+            var text = StateFileTests.consistent
+            if formatTwo { text = text.replacingOccurrences(of: #""nextToken":1,"#, with: "").replacingOccurrences(of: #""format":1"#, with: #""format":2"#) }
+            precondition(text.contains(replacing))
+            return text.replacingOccurrences(of: replacing, with: with)
+        }
+    }
+
+    static let token = String(repeating: "0f", count: 16)
+    static let usernameRule = "1 to 32 characters, each an ASCII letter, digit, '.', '_' or '-'"
+    static let inconsistencies: [Inconsistency] = [
+        Inconsistency(#""nextID":6"#, #""nextID":3"#, #"at "notes.nextID": 3 is not greater than the largest note id 5"#),
+        Inconsistency(#""nextID":6"#, #""nextID":5"#, #"at "notes.nextID": 5 is not greater than the largest note id 5"#),
+        Inconsistency(#""nextID":6"#, #""nextID":0"#, #"at "notes.nextID": 0 is not a valid id (ids start at 1)"#),
+        Inconsistency(#""nextID":3,"#, #""nextID":2,"#, #"at "accounts.nextID": 2 is not greater than the largest account id 2"#),
+        Inconsistency(#""nextID":3,"#, #""nextID":-1,"#, #"at "accounts.nextID": -1 is not a valid id (ids start at 1)"#),
+        Inconsistency(#""id":5,"#, #""id":1,"#, #"at "notes.notes[1].id": 1 is also the id of notes.notes[0]"#),
+        Inconsistency(#""id":1,"owner""#, #""id":0,"owner""#, #"at "notes.notes[0].id": 0 is not a valid id (ids start at 1)"#),
+        Inconsistency(#""id":2,"#, #""id":1,"#, #"at "accounts.users[1].id": 1 is also the id of accounts.users[0]"#),
+        Inconsistency(#""username":"grace""#, #""username":"ada""#, #"at "accounts.users[1].username": "ada" is also the username of accounts.users[0]"#),
+        Inconsistency(#""username":"grace""#, #""username":"\#u{FF47}race""#, #"at "accounts.users[1].username": "\#u{FF47}race" is not a valid username (\#(usernameRule))"#),
+        Inconsistency(#""username":"grace""#, #""username":"""#, #"at "accounts.users[1].username": "" is not a valid username (\#(usernameRule))"#),
+        Inconsistency(#""owner":"grace""#, #""owner":"bob""#, #"at "notes.notes[1].owner": "bob" is not a user"#),
+        Inconsistency(#""tokens":{}"#, #""tokens":{"token-1":"ada"}"#, formatTwo: true, #"at "accounts.tokens": "token-1" is not a session token (32 lowercase hexadecimal digits)"#),
+        Inconsistency(#""tokens":{}"#, #""tokens":{"\#(token.uppercased())":"ada"}"#, formatTwo: true, #"at "accounts.tokens": "\#(token.uppercased())" is not a session token (32 lowercase hexadecimal digits)"#),
+        Inconsistency(#""tokens":{}"#, #""tokens":{"\#(token)":"bob"}"#, formatTwo: true, #"at "accounts.tokens.\#(token)": "bob" is not a user"#),
+    ]
+
+    @Test("An inconsistent state file is refused (74) with one line naming the file and the problem, and left byte for byte", arguments: inconsistencies)
+    func inconsistent(_ inconsistency: Inconsistency) throws {
+        let directory = PlantedDirectory()
+        let text = inconsistency.text
+        try directory.write(text, to: "state.json")
+        let expected = "mediate: error: the data file \(directory.file("state.json")) is corrupt (\(inconsistency.problem)); it was left unchanged: repair or move it away\n"
+        for run in [directory.mediate("perform", "Notes", "list"), directory.signUp("alan"), directory.mediate("perform", "Accounts", "logIn", "username=ada", "password=analytical")] {
+            #expect(run.status == 74, "\(run.errorText)")
+            #expect(run.errorText == expected)
+            #expect(run.output.isEmpty)
+        }
+        #expect(directory.contents("state.json") == text)
+    }
+
+    @Test("The consistent file the inconsistencies start from loads, in format 1 and 2")
+    func consistentLoads() throws {
+        let directory = PlantedDirectory()
+        try directory.write(Inconsistency(#""tokens":{}"#, #""tokens":{"\#(Self.token)":"grace"}"#, formatTwo: true, "").text, to: "state.json")
+        expectSuccess(directory.mediate("perform", "Accounts", "whoAmI", "token=\(Self.token)"))
+        try directory.write(Self.consistent, to: "state.json")
+        let list = directory.mediate("perform", "Notes", "list")
+        expectSuccess(list)
+        #expect(list.outputText.contains(#""id":5"#))
+    }
 }
