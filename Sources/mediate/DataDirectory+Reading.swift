@@ -38,21 +38,10 @@ extension DataDirectory {
         bytes.removeSubrange(count...)
         // Decoding repairs invalid UTF-8; text that does not round-trip was not UTF-8.
         let text = String(decoding: bytes, as: UTF8.self)
-        guard Self.sameBytes(text, bytes) else {
+        guard text.hasUTF8(bytes) else {
             throw DataStoreError(description: "the data file \(path(of: name)) is corrupt (not UTF-8 text); it was left unchanged: repair or move it away")
         }
         return text
-    }
-
-    /// Whether `text`'s UTF-8 is exactly `bytes`; one `memcmp` over a native string (a byte-wise
-    /// loop takes seconds for 64 MiB in a debug build).
-    private static func sameBytes(_ text: String, _ bytes: [UInt8]) -> Bool {
-        let fast = text.utf8.withContiguousStorageIfAvailable { utf8 in
-            guard utf8.count == bytes.count else { return false }
-            guard let textStart = utf8.baseAddress else { return true }
-            return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, textStart, utf8.count) == 0 }
-        }
-        return fast ?? text.utf8.elementsEqual(bytes)
     }
 
     static func tooLarge(_ path: String) -> DataStoreError {

@@ -13,7 +13,10 @@ import Notes
 /// Format 1 also had `accounts.nextToken`, and its tokens were sequential (`token-1`), so anyone
 /// could guess them. A format-1 file is read without its sessions (their users log in again) and
 /// is written as format 2 by the next change.
-struct ExampleState: Equatable {
+///
+/// Not `Equatable` on purpose: `String`'s `==` takes canonically equivalent text (NFC and NFD
+/// "café") for equal. Whether the state changed is decided on the serialized bytes.
+struct ExampleState {
     var accounts = AccountsService.Snapshot()
     var notes = NotesService.Snapshot()
 

@@ -154,4 +154,26 @@ struct StateFileTests {
         expectSuccess(list)
         #expect(list.outputText.contains(#""id":5"#))
     }
+
+    // MARK: - Changes of normalisation alone (item 13)
+
+    @Test("A change only in Unicode normalisation (NFC to NFD and back) is saved, byte for byte", arguments: [
+        ("caf\u{E9}", "cafe\u{301}"), ("cafe\u{301}", "caf\u{E9}"), ("\u{212B}ngstr\u{F6}m", "A\u{30A}ngstro\u{308}m"),
+    ])
+    func normalisationOnlyChange(from original: String, to changed: String) throws {
+        #expect(original == changed, "the two forms must be canonically equivalent for this test to mean anything")
+        let directory = PlantedDirectory()
+        expectSuccess(directory.signUp())
+        let logIn = directory.mediate("perform", "Accounts", "logIn", "username=ada", "password=analytical")
+        // The JSON string's content, whatever form tokens have.
+        let token = String(logIn.outputText.dropLast().dropFirst().dropLast())
+        expectSuccess(directory.mediate("perform", "Notes", "create", "token=\(token)", "title=\(original)", "body=\(original)", "tags=\(original)"))
+        let update = directory.mediate("perform", "Notes", "update", "token=\(token)", "id=1", "title=\(changed)", "body=\(changed)", "tags=\(changed)")
+        expectSuccess(update)
+        let changedNote = Array(#"{"body":"\#(changed)","id":1,"owner":"ada","tags":["\#(changed)"],"title":"\#(changed)"}"#.utf8) + [0x0A]
+        #expect(update.output == changedNote, "update answered \(update.outputText.unicodeScalars.map { String($0.value, radix: 16) })")
+        // Another process reads what was saved: the new bytes, not the old ones.
+        let get = directory.mediate("perform", "Notes", "get", "id=1")
+        #expect(get.output == changedNote, "get answered \(get.outputText.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
 }
