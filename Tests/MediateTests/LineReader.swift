@@ -95,8 +95,9 @@ final class InteractiveMediate {
         return lines
     }
 
-    func kill(_ signal: Int32 = SIGKILL) {
-        _ = Glibc.kill(process.processIdentifier, signal)
+    /// Sends `number` (SIGKILL unless told) to the process.
+    func signal(_ number: Int32 = SIGKILL) {
+        _ = kill(process.processIdentifier, number)
     }
 
     /// Waits for the process to end (call after its output ended, so this cannot hang).
