@@ -31,8 +31,7 @@ struct DataDirectory {
     /// Opens the directory, creating it (and missing parents, mode 0700) if it does not exist,
     /// and checks its owner and mode.
     static func open(_ path: String) throws(DataStoreError) -> DataDirectory {
-        var trimmed = path
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let trimmed = normalized(path)
         // The directory itself may be reached through a symbolic link (a user's
         // ~/.local/share may live on another disk); what it resolves to is what is checked.
         var descriptor = openDirectory(trimmed)
@@ -52,6 +51,13 @@ struct DataDirectory {
             throw error
         }
         return directory
+    }
+
+    /// `path` without trailing slashes, so messages name `DIR/state.json`, not `DIR//state.json`.
+    static func normalized(_ path: String) -> String {
+        var trimmed = path
+        while trimmed.utf8.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
+        return trimmed
     }
 
     func close() {

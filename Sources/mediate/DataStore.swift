@@ -16,7 +16,10 @@ import Darwin
 /// described at ``DataDirectory``; anything else is refused with one line naming it.
 struct DataStore: Sendable {
     let directory: String
-    var statePath: String { directory + "/" + DataDirectory.stateName }
+    var statePath: String {
+        let directory = DataDirectory.normalized(directory)
+        return (directory == "/" ? "" : directory) + "/" + DataDirectory.stateName
+    }
 
     /// Runs `body` holding the lock, with the current file text (`nil` when there is none yet);
     /// `body` returns the new text to write, or `nil` to leave the file alone.

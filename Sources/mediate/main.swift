@@ -108,7 +108,8 @@ let tool = CommandLineTool(
     """,
     extraOptions: [
         "--data-dir DIR   where the example modules keep their state (default: $XDG_DATA_HOME/mediate,",
-        "                 else ~/.local/share/mediate); the file is DIR/state.json",
+        "                 else ~/.local/share/mediate); the file is DIR/state.json. DIR must be",
+        "                 yours and not writable by group or others; state.json is at most 64 MiB",
         "--in-memory      keep no state between runs",
     ],
     aroundRequest: persisting(in: location ?? defaultDataDirectory())
