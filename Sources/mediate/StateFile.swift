@@ -2,25 +2,31 @@ import Accounts
 import MediatorCommandLine
 import Notes
 
-/// The example modules' state as `state.json`:
+/// The example modules' state as `state.json`, format 2:
 ///
 /// ```json
-/// {"format":1,
-///  "accounts":{"nextID":2,"nextToken":2,"users":[{"id":1,"username":"ada","password":"..."}],"tokens":{"token-1":"ada"}},
+/// {"format":2,
+///  "accounts":{"nextID":2,"users":[{"id":1,"username":"ada","password":"..."}],"tokens":{"<32 hex digits>":"ada"}},
 ///  "notes":{"nextID":2,"notes":[{"id":1,"title":"...","body":"...","tags":["..."],"owner":"ada"}]}}
 /// ```
-struct ExampleState: Equatable {
+///
+/// Format 1 also had `accounts.nextToken`, and its tokens were sequential (`token-1`), so anyone
+/// could guess them. A format-1 file is read without its sessions (their users log in again) and
+/// is written as format 2 by the next change.
+///
+/// Not `Equatable` on purpose: `String`'s `==` takes canonically equivalent text (NFC and NFD
+/// "café") for equal. Whether the state changed is decided on the serialized bytes.
+struct ExampleState {
     var accounts = AccountsService.Snapshot()
     var notes = NotesService.Snapshot()
 
-    static let format = 1
+    static let format = 2
 
     var json: JSONValue {
         .object([
             "format": .int(Self.format),
             "accounts": .object([
                 "nextID": .int(accounts.nextID),
-                "nextToken": .int(accounts.nextToken),
                 "users": .array(accounts.accounts.values.sorted { $0.account.id < $1.account.id }.map { entry in
                     .object(["id": .int(entry.account.id), "username": .string(entry.account.username), "password": .string(entry.password)])
                 }),
@@ -38,7 +44,8 @@ struct ExampleState: Equatable {
         ])
     }
 
-    /// Reads the file's text; any deviation from the format is an error naming where.
+    /// Reads the file's text; any deviation from the format, and any inconsistency (see
+    /// ``StateEntries/checkConsistency()``), is an error naming where.
     init(text: String) throws(StateFormatError) {
         let root: JSONValue
         do {
@@ -47,27 +54,41 @@ struct ExampleState: Equatable {
             throw StateFormatError(path: "", reason: "not JSON: \(error)")
         }
         let top = try Reader(root, path: "")
-        guard try top.int("format") == Self.format else { throw StateFormatError(path: "format", reason: "unknown format version") }
+        let format = try top.int("format")
+        guard format == 1 || format == Self.format else {
+            throw StateFormatError(path: "format", reason: "unknown format version \(format) (this mediate reads 1 and \(Self.format))")
+        }
         let accountsReader = try top.object("accounts")
-        accounts.nextID = try accountsReader.int("nextID")
-        accounts.nextToken = try accountsReader.int("nextToken")
+        let notesReader = try top.object("notes")
+        var entries = StateEntries(accountsNextID: try accountsReader.int("nextID"), notesNextID: try notesReader.int("nextID"))
         for user in try accountsReader.array("users") {
             let account = Account(id: try user.int("id"), username: try user.string("username"))
-            accounts.accounts[account.username] = .init(account: account, password: try user.string("password"))
+            entries.users.append((account, try user.string("password")))
         }
-        for (token, value) in try accountsReader.members("tokens") {
+        // Sorted, so that of several bad tokens the same one is reported every time.
+        for (token, value) in try accountsReader.members("tokens").sorted(by: { $0.key < $1.key }) {
             guard case .string(let username) = value else { throw StateFormatError(path: "accounts.tokens.\(token)", reason: "expected a string") }
-            accounts.tokens[token] = username
+            entries.tokens.append((token, username))
         }
-        let notesReader = try top.object("notes")
-        notes.nextID = try notesReader.int("nextID")
+        if format == 1 {
+            // Sequential, guessable sessions: dropped (their users log in again).
+            _ = try accountsReader.int("nextToken")
+            entries.tokens = []
+        }
         for note in try notesReader.array("notes") {
-            let value = Note(
+            entries.notes.append(Note(
                 id: try note.int("id"), title: try note.string("title"), body: try note.string("body"),
                 tags: try note.strings("tags"), owner: try note.string("owner")
-            )
-            notes.notes[value.id] = value
+            ))
         }
+        try entries.checkConsistency()
+        accounts.nextID = entries.accountsNextID
+        for (account, password) in entries.users {
+            accounts.accounts[account.username] = .init(account: account, password: password)
+        }
+        for (token, username) in entries.tokens { accounts.tokens[token] = username }
+        notes.nextID = entries.notesNextID
+        for note in entries.notes { notes.notes[note.id] = note }
     }
 
     init() {}

@@ -90,8 +90,9 @@ func persisting(in location: DataLocation) -> CommandLineTool.RequestWrapper? {
                 accounts.restore(before.accounts)
                 notes.restore(before.notes)
                 request()
-                let after = ExampleState(accounts: accounts.snapshot, notes: notes.snapshot)
-                return after == before ? nil : after.json.serialized + "\n"
+                let after = ExampleState(accounts: accounts.snapshot, notes: notes.snapshot).json.serialized
+                // What would be stored, byte for byte: a change of normalisation alone is a change.
+                return after.hasUTF8(of: before.json.serialized) ? nil : after + "\n"
             }
         }
     }
@@ -107,7 +108,8 @@ let tool = CommandLineTool(
     """,
     extraOptions: [
         "--data-dir DIR   where the example modules keep their state (default: $XDG_DATA_HOME/mediate,",
-        "                 else ~/.local/share/mediate); the file is DIR/state.json",
+        "                 else ~/.local/share/mediate); the file is DIR/state.json. DIR must be",
+        "                 yours and not writable by group or others; state.json is at most 64 MiB",
         "--in-memory      keep no state between runs",
     ],
     aroundRequest: persisting(in: location ?? defaultDataDirectory())

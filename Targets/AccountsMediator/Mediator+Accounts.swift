@@ -14,7 +14,7 @@ public struct AccountsUser: Decodable, Sendable, Equatable {
 
 /// The failure codes of the `Accounts` target, as `MediatorError.actionErrorCode` reports them.
 public enum AccountsFailure: String, Sendable, CaseIterable {
-    case invalidUsername, weakPassword, usernameTaken, invalidCredentials, invalidToken
+    case invalidUsername, weakPassword, usernameTaken, invalidCredentials, invalidToken, idsExhausted
 }
 
 extension MediatorError {

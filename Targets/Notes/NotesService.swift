@@ -31,6 +31,8 @@ public enum NotesError: CodedError, Equatable {
     case notFound(id: Int)
     /// The note belongs to another account.
     case notOwner(id: Int)
+    /// Every note id up to `Int.max` is used: no note can be created.
+    case idsExhausted
 
     public var code: String {
         switch self {
@@ -41,6 +43,7 @@ public enum NotesError: CodedError, Equatable {
         case .invalidTag: "invalidTag"
         case .notFound: "notFound"
         case .notOwner: "notOwner"
+        case .idsExhausted: "idsExhausted"
         }
     }
 }
@@ -61,6 +64,7 @@ public final class NotesService: Sendable {
     public struct Snapshot: Sendable, Equatable {
         /// By id.
         public var notes: [Int: Note] = [:]
+        /// The id the next note gets.
         public var nextID = 1
 
         public init() {}
@@ -88,9 +92,12 @@ public final class NotesService: Sendable {
     public func create(token: String, title: String, body: String = "", tags: [String] = []) throws(NotesError) -> Note {
         let owner = try user(for: token)
         try validate(title: title, tags: tags)
-        return state.withLock { state in
+        return try state.withLock { state throws(NotesError) in
+            // A state restored from a file may have counted ids up to the end: fail, never trap.
+            let (nextID, overflow) = state.nextID.addingReportingOverflow(1)
+            guard !overflow else { throw .idsExhausted }
             let note = Note(id: state.nextID, title: title, body: body, tags: tags, owner: owner)
-            state.nextID += 1
+            state.nextID = nextID
             state.notes[note.id] = note
             return note
         }
@@ -166,6 +173,7 @@ extension NotesError: CustomStringConvertible {
         case .invalidTag(let tag): "invalid tag \"\(tag)\" (tags are non-empty, without whitespace)"
         case .notFound(let id): "no note with id \(id)"
         case .notOwner(let id): "note \(id) belongs to another account"
+        case .idsExhausted: "no note id left: ids have reached the largest integer (\(Int.max))"
         }
     }
 }

@@ -20,7 +20,7 @@ public struct Note: Decodable, Sendable, Equatable {
 
 /// The failure codes of the `Notes` target, as `MediatorError.actionErrorCode` reports them.
 public enum NotesFailure: String, Sendable, CaseIterable {
-    case unauthorized, authorizationUnavailable, emptyTitle, titleTooLong, invalidTag, notFound, notOwner
+    case unauthorized, authorizationUnavailable, emptyTitle, titleTooLong, invalidTag, notFound, notOwner, idsExhausted
 }
 
 extension MediatorError {

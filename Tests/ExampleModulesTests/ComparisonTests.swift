@@ -12,10 +12,10 @@ struct ComparisonTests {
         var generator = OperationGenerator(seed: seed &* 7919 &+ UInt64(Self.actions.firstIndex(of: action)!))
         let operations = generator.sequence(leaningOn: action, count: 500)
 
-        let typed = TypedAPIWorld()
-        let strings = try StringAPIWorld(numbersAsText: false)
-        let texts = try StringAPIWorld(numbersAsText: true)
-        let wrappers = try WrapperWorld()
+        var typed = TypedAPIWorld()
+        var strings = try StringAPIWorld(numbersAsText: false)
+        var texts = try StringAPIWorld(numbersAsText: true)
+        var wrappers = try WrapperWorld()
 
         var successes = 0, failures: Set<String> = []
         for (index, operation) in operations.enumerated() {

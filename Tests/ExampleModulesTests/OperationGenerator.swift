@@ -4,7 +4,10 @@ import TestSupport
 struct OperationGenerator {
     var random: SeededGenerator
 
-    static let usernames = ["ada", "grace", "alan", "", " ", "a b", "名前", "émile", "😀", String(repeating: "u", count: 32), String(repeating: "u", count: 33), "tab\t"]
+    static let usernames = [
+        "ada", "grace", "alan", "a.b_c-9", "", " ", "a b", "名前", "émile", "😀", String(repeating: "u", count: 32),
+        String(repeating: "u", count: 33), "tab\t", "\u{FF41}da", "ada\u{200B}", "\u{212A}elvin", "Kelvin",
+    ]
     static let passwords = ["analytical", "12345678", "short", "", "ünïcødé-pass", String(repeating: "p", count: 10_000)]
     static let titles = ["Engines", "", "   ", "📝 ünïcode", "a&b=c%20+d", String(repeating: "t", count: 200), String(repeating: "t", count: 201), "line\nbreak"]
     static let bodies = ["", "body", String(repeating: "β", count: 5_000), "\"quoted\""]
@@ -19,10 +22,14 @@ struct OperationGenerator {
         values[Int.random(in: 0..<values.count, using: &random)]
     }
 
-    /// Tokens are issued as "token-1", "token-2", ... by every world alike, so guessing a few past
-    /// the ones issued yields valid and invalid tokens without looking at any world.
-    mutating func token() -> String {
-        pick(["token-1", "token-1", "token-2", "token-2", "token-3", "token-9", "", "forged", "token-0"])
+    /// Tokens are random, so each world issues its own: an operation names "the n-th token issued"
+    /// and each world substitutes its own. Asking for a few past the ones issued, and for forms
+    /// that are never valid, yields valid and invalid tokens without looking at any world.
+    mutating func token() -> TokenChoice {
+        pick([
+            .issued(0), .issued(0), .issued(1), .issued(1), .issued(2), .issued(8), .unissued,
+            .uppercased(0), .literal(""), .literal("forged"), .literal("token-1"),
+        ])
     }
 
     mutating func id() -> Int {
@@ -59,8 +66,8 @@ struct OperationGenerator {
             .signUp(username: "grace", password: "12345678"),
             .logIn(username: "ada", password: "analytical"),
             .logIn(username: "grace", password: "12345678"),
-            .create(token: "token-1", title: "Engines", body: "", tags: ["math"]),
-            .create(token: "token-2", title: "Compilers", body: "b", tags: ["draft"]),
+            .create(token: .issued(0), title: "Engines", body: "", tags: ["math"]),
+            .create(token: .issued(1), title: "Compilers", body: "b", tags: ["draft"]),
         ]
         for _ in 0..<count { operations.append(operation(leaningOn: focus)) }
         return operations

@@ -15,7 +15,8 @@ struct PlainNote: Equatable, CustomStringConvertible {
 /// provider's code for an action's failure, the mediator's code otherwise.
 enum Outcome: Equatable, CustomStringConvertible {
     case account(id: Int, username: String)
-    case token(String)
+    /// A newly issued token, by its order of issue in that world (see ``TokenBook``).
+    case token(Int)
     case note(PlainNote)
     case notes([PlainNote])
     case done
@@ -26,7 +27,7 @@ enum Outcome: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .account(let id, let username): "account(\(id), \(username.debugDescription))"
-        case .token(let token): "token(\(token))"
+        case .token(let index): "token #\(index)"
         case .note(let note): "note(\(note))"
         case .notes(let notes): "notes(\(notes.map(\.id)))"
         case .done: "done"
@@ -39,12 +40,12 @@ enum Outcome: Equatable, CustomStringConvertible {
 enum Operation: CustomStringConvertible {
     case signUp(username: String, password: String)
     case logIn(username: String, password: String)
-    case whoAmI(token: String)
-    case create(token: String, title: String, body: String, tags: [String])
+    case whoAmI(token: TokenChoice)
+    case create(token: TokenChoice, title: String, body: String, tags: [String])
     case get(id: Int)
     case list(tag: String?)
-    case update(token: String, id: Int, title: String?, body: String?, tags: [String]?)
-    case delete(token: String, id: Int)
+    case update(token: TokenChoice, id: Int, title: String?, body: String?, tags: [String]?)
+    case delete(token: TokenChoice, id: Int)
 
     /// The action's name, as the mediator knows it.
     var action: String {
@@ -80,8 +81,9 @@ enum Operation: CustomStringConvertible {
 }
 
 /// A way of running operations: the typed API, the mediator's string API, or the typed wrappers.
+/// Each keeps the tokens it was issued, to resolve the operations' ``TokenChoice``s.
 protocol World {
-    func run(_ operation: Operation) -> Outcome
+    mutating func run(_ operation: Operation) -> Outcome
 }
 
 // MARK: - (1) The typed API, called directly
@@ -89,6 +91,7 @@ protocol World {
 struct TypedAPIWorld: World {
     let accounts = AccountsService()
     let notes: NotesService
+    var tokens = TokenBook()
 
     init() {
         notes = NotesService(authorize: { [accounts] token in
@@ -100,27 +103,27 @@ struct TypedAPIWorld: World {
         })
     }
 
-    func run(_ operation: Operation) -> Outcome {
+    mutating func run(_ operation: Operation) -> Outcome {
         do {
             switch operation {
             case let .signUp(username, password):
                 let account = try accounts.signUp(username: username, password: password)
                 return .account(id: account.id, username: account.username)
             case let .logIn(username, password):
-                return .token(try accounts.logIn(username: username, password: password))
+                return tokens.record(try accounts.logIn(username: username, password: password))
             case let .whoAmI(token):
-                let account = try accounts.whoAmI(token: token)
+                let account = try accounts.whoAmI(token: tokens.resolve(token))
                 return .account(id: account.id, username: account.username)
             case let .create(token, title, body, tags):
-                return .note(plain(try notes.create(token: token, title: title, body: body, tags: tags)))
+                return .note(plain(try notes.create(token: tokens.resolve(token), title: title, body: body, tags: tags)))
             case let .get(id):
                 return .note(plain(try notes.get(id: id)))
             case let .list(tag):
                 return .notes(notes.list(tag: tag).map(plain))
             case let .update(token, id, title, body, tags):
-                return .note(plain(try notes.update(token: token, id: id, title: title, body: body, tags: tags)))
+                return .note(plain(try notes.update(token: tokens.resolve(token), id: id, title: title, body: body, tags: tags)))
             case let .delete(token, id):
-                try notes.delete(token: token, id: id)
+                try notes.delete(token: tokens.resolve(token), id: id)
                 return .done
             }
         } catch let error as AccountsError {
@@ -156,13 +159,15 @@ struct StringAPIWorld: World {
     let mediator: Mediator
     /// Send numbers as text, as URL and command-line callers do; results must not change.
     let numbersAsText: Bool
+    var tokens = TokenBook()
 
     init(numbersAsText: Bool) throws {
         mediator = try exampleMediator()
         self.numbersAsText = numbersAsText
     }
 
-    func run(_ operation: Operation) -> Outcome {
+    mutating func run(_ operation: Operation) -> Outcome {
+        let numbersAsText = numbersAsText
         let number: (Int) -> any Sendable = { numbersAsText ? String($0) : $0 }
         var params: Params
         let target: String
@@ -172,10 +177,10 @@ struct StringAPIWorld: World {
             params = ["username": username, "password": password]
         case let .whoAmI(token):
             target = "Accounts"
-            params = ["token": token]
+            params = ["token": tokens.resolve(token)]
         case let .create(token, title, body, tags):
             target = "Notes"
-            params = ["token": token, "title": title, "body": body, "tags": tags]
+            params = ["token": tokens.resolve(token), "title": title, "body": body, "tags": tags]
         case let .get(id):
             target = "Notes"
             params = ["id": number(id)]
@@ -185,13 +190,13 @@ struct StringAPIWorld: World {
             params["tag"] = tag
         case let .update(token, id, title, body, tags):
             target = "Notes"
-            params = ["token": token, "id": number(id)]
+            params = ["token": tokens.resolve(token), "id": number(id)]
             params["title"] = title
             params["body"] = body
             params["tags"] = tags
         case let .delete(token, id):
             target = "Notes"
-            params = ["token": token, "id": number(id)]
+            params = ["token": tokens.resolve(token), "id": number(id)]
         }
         do {
             let result = try mediator.call(target: target, action: operation.action, params: params)
@@ -202,7 +207,7 @@ struct StringAPIWorld: World {
     }
 
     /// Reads the plain values the providers return, by hand (not with the decoder the wrappers use).
-    private func outcome(of result: (any Sendable)?, for operation: Operation) -> Outcome {
+    private mutating func outcome(of result: (any Sendable)?, for operation: Operation) -> Outcome {
         switch operation {
         case .signUp, .whoAmI:
             guard let account = result as? [String: any Sendable], let id = account["id"] as? Int,
@@ -211,7 +216,7 @@ struct StringAPIWorld: World {
             return .account(id: id, username: username)
         case .logIn:
             guard let token = result as? String else { return .failure("unreadable result") }
-            return .token(token)
+            return tokens.record(token)
         case .create, .get, .update:
             guard let note = (result as? [String: any Sendable]).flatMap(plainNote) else { return .failure("unreadable result") }
             return .note(note)
@@ -236,32 +241,33 @@ struct StringAPIWorld: World {
 
 struct WrapperWorld: World {
     let mediator: Mediator
+    var tokens = TokenBook()
 
     init() throws {
         mediator = try exampleMediator()
     }
 
-    func run(_ operation: Operation) -> Outcome {
+    mutating func run(_ operation: Operation) -> Outcome {
         do throws(MediatorError) {
             switch operation {
             case let .signUp(username, password):
                 let user = try mediator.accountsSignUp(username: username, password: password)
                 return .account(id: user.id, username: user.username)
             case let .logIn(username, password):
-                return .token(try mediator.accountsLogIn(username: username, password: password))
+                return tokens.record(try mediator.accountsLogIn(username: username, password: password))
             case let .whoAmI(token):
-                let user = try mediator.accountsWhoAmI(token: token)
+                let user = try mediator.accountsWhoAmI(token: tokens.resolve(token))
                 return .account(id: user.id, username: user.username)
             case let .create(token, title, body, tags):
-                return .note(plain(try mediator.notesCreate(token: token, title: title, body: body, tags: tags)))
+                return .note(plain(try mediator.notesCreate(token: tokens.resolve(token), title: title, body: body, tags: tags)))
             case let .get(id):
                 return .note(plain(try mediator.notesGet(id: id)))
             case let .list(tag):
                 return .notes(try mediator.notesList(tag: tag).map(plain))
             case let .update(token, id, title, body, tags):
-                return .note(plain(try mediator.notesUpdate(token: token, id: id, title: title, body: body, tags: tags)))
+                return .note(plain(try mediator.notesUpdate(token: tokens.resolve(token), id: id, title: title, body: body, tags: tags)))
             case let .delete(token, id):
-                try mediator.notesDelete(token: token, id: id)
+                try mediator.notesDelete(token: tokens.resolve(token), id: id)
                 return .done
             }
         } catch {

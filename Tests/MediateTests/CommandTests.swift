@@ -32,8 +32,8 @@ struct CommandTests {
     func typedParamsReachActions() throws {
         let directory = Mediate.temporaryDirectory()
         #expect(try Mediate.run(["--data-dir", directory, "perform", "Accounts", "signUp", "username=ada", "password=analytical"]).status == 0)
-        #expect(try Mediate.run(["--data-dir", directory, "perform", "Accounts", "logIn", "username=ada", "password=analytical"]).line == #""token-1""#)
-        let created = try Mediate.run(["--data-dir", directory, "perform", "Notes", "create", "token=token-1", "title=T", "tags:=[\"x\",\"y\"]"])
+        let token = try #require(sessionToken(try Mediate.run(["--data-dir", directory, "perform", "Accounts", "logIn", "username=ada", "password=analytical"]).line))
+        let created = try Mediate.run(["--data-dir", directory, "perform", "Notes", "create", "token=\(token)", "title=T", "tags:=[\"x\",\"y\"]"])
         #expect(created.line == #"{"body":"","id":1,"owner":"ada","tags":["x","y"],"title":"T"}"#)
         #expect(try Mediate.run(["--data-dir", directory, "perform", "Notes", "get", "id=1"]).status == 0)
         #expect(try Mediate.run(["--data-dir", directory, "perform", "Notes", "get", "id:=1"]).status == 0)

@@ -19,6 +19,13 @@ struct Run: CustomStringConvertible {
     }
 }
 
+/// The session token in a line `"<32 lowercase hex digits>"` (what `logIn` prints), or `nil`.
+func sessionToken(_ line: String) -> String? {
+    guard line.utf8.count == 34, line.hasPrefix("\""), line.hasSuffix("\"") else { return nil }
+    let token = String(line.dropFirst().dropLast())
+    return token.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) } ? token : nil
+}
+
 /// Runs the built `mediate` binary, as swift-argument-parser's own tests run theirs.
 enum Mediate {
     /// The directory holding the test binary holds the products too.
@@ -27,10 +34,10 @@ enum Mediate {
         return executable.deletingLastPathComponent().appendingPathComponent("mediate")
     }()
 
-    /// A fresh, empty data directory.
+    /// A fresh, empty data directory, mode 0700 (mediate refuses one that others can write to).
     static func temporaryDirectory() -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mediate-test-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return path
     }
 

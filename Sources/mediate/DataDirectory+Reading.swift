@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension DataDirectory {
+    /// The largest state file `mediate` reads or writes: 64 MiB. A larger file is refused, never
+    /// read whole (so a huge or endless file cannot exhaust memory).
+    static let maximumStateFileSize = 64 << 20
+
+    /// The state file's text, `nil` when there is none yet. Refuses a file that is not a regular
+    /// file of the user, is larger than ``maximumStateFileSize``, or is not UTF-8.
+    func readStateFile() throws(DataStoreError) -> String? {
+        let name = Self.stateName
+        guard let (file, info) = try openRegularFile(name, flags: O_RDONLY, what: "cannot read") else { return nil }
+        defer { closeDescriptor(file) }
+        let limit = Self.maximumStateFileSize
+        guard Int(info.st_size) <= limit else { throw Self.tooLarge(path(of: name)) }
+        // Read at most one byte past the limit, whatever the size said: the file may grow meanwhile.
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while count <= limit {
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - count))) }
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(file, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw .system("cannot read", path(of: name))
+            }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= limit else { throw Self.tooLarge(path(of: name)) }
+        bytes.removeSubrange(count...)
+        // Decoding repairs invalid UTF-8; text that does not round-trip was not UTF-8.
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.hasUTF8(bytes) else {
+            throw DataStoreError(description: "the data file \(path(of: name)) is corrupt (not UTF-8 text); it was left unchanged: repair or move it away")
+        }
+        return text
+    }
+
+    static func tooLarge(_ path: String) -> DataStoreError {
+        .refusing(path, "it is larger than the limit of \(maximumStateFileSize >> 20) MiB (\(maximumStateFileSize) bytes)")
+    }
+}
+
+#if canImport(Darwin)
+private let systemRead = Darwin.read
+#elseif canImport(Glibc)
+private let systemRead = Glibc.read
+#elseif canImport(Musl)
+private let systemRead = Musl.read
+#endif
