@@ -14,6 +14,15 @@ enum Strace {
     }()
 }
 
+/// CI installs strace and sets `MEDIATOR_REQUIRE_STRACE`: there the suite below must run, not skip.
+@Suite("mediate: strace is there where CI requires it")
+struct StraceRequirementTests {
+    @Test("strace works when MEDIATOR_REQUIRE_STRACE is set", .enabled(if: ProcessInfo.processInfo.environment["MEDIATOR_REQUIRE_STRACE"] != nil))
+    func required() {
+        #expect(Strace.works, "strace at \(Strace.path) does not work; the kill-point tests would be skipped")
+    }
+}
+
 /// Kills a writer at an exact step of a write, chosen by the system call it makes (strace's
 /// fault injection), instead of at a random moment: deterministic, whatever the machine's load.
 /// Without a working strace (macOS, a container without ptrace) the suite is reported skipped.
