@@ -176,13 +176,26 @@ public struct CommandLineTool: Sendable {
             let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             session.linePrefix = "line \(lineNumber): "
-            let status = session.request { () throws(CommandError) -> Any? in
-                if trimmed.contains("://") && !trimmed.contains(" ") { return try open([trimmed]) }
-                return try perform(BatchLine.words(trimmed))
-            }
+            let status = session.request { () throws(CommandError) -> Any? in try request(batchLine: trimmed) }
             if status != 0 { allSucceeded = false }
         }
         return allSucceeded ? 0 : 1
+    }
+}
+
+// MARK: - Batch lines
+
+extension CommandLineTool {
+    /// One batch line (trimmed, not blank): a URL when its first word is one, else
+    /// `Target action ...`. Only the first word decides, so a parameter holding `://`
+    /// (`Echo echo u=http://x`, with spaces or tabs) is still a parameter.
+    func request(batchLine line: String) throws(CommandError) -> Any? {
+        let (first, rest) = BatchLine.firstWord(of: line)
+        guard first.contains("://") else { return try perform(BatchLine.words(line)) }
+        guard rest.isEmpty else {
+            throw .usage("the URL \(quoted(first)) is followed by \(quoted(rest)); a URL line holds the URL alone (write a space in it as %20)")
+        }
+        return try open([first])
     }
 }
 

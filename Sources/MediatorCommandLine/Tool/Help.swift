@@ -73,9 +73,11 @@ struct Help {
             USAGE: \(name) batch [--json]
 
             Reads requests from standard input until its end, one per line, and answers each in order:
-              a URL (contains ://)             like: \(name) open <url>
+              a URL, alone on its line         like: \(name) open <url>
               Target action key=value ...      like: \(name) perform ... (--cache allowed)
-            Words split on spaces; 'single quotes' are literal; "double quotes" allow \\" and \\\\;
+            A line is a URL when its first word contains ://; the URL is taken literally, and
+            anything after it is a usage error. Words split on spaces and tabs alike;
+            'single quotes' are literal; "double quotes" allow \\" and \\\\;
             outside quotes a backslash escapes the next character. Blank lines and lines starting
             with # are skipped. Failures are reported as "line N: ..." and the batch goes on.
             Exit status: 0 when every line succeeded, 1 otherwise.
