@@ -6,7 +6,8 @@ enum CommandError: Error {
     case usage(String)
     /// The mediator refused or failed the call.
     case call(MediatorError)
-    /// The program's environment failed (for `mediate`: the data directory or its file).
+    /// The program's environment failed: a standard stream, or what `aroundRequest` needs (for
+    /// `mediate`: the data directory or its file).
     case environment(String)
 
     /// The `code` of the `--json` error object.

@@ -15,8 +15,12 @@ import Mediator
 /// there and one line `NAME: error: ...` on standard error. With `--json`, standard output carries
 /// one object per request: `{"ok":true,"result":...}` or `{"ok":false,"error":{"code":...,"message":...}}`.
 /// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter, 69 target or action not found,
-/// 70 the action failed, 74 the environment failed (see `aroundRequest`), 77 forbidden;
-/// `batch` exits 0 when every line succeeded and 1 otherwise.
+/// 70 the action failed, 74 the environment failed (see `aroundRequest`, or standard output
+/// cannot be written), 77 forbidden; `batch` exits 0 when every line succeeded and 1 otherwise.
+///
+/// A result that cannot be written (a full disk, a closed pipe with `SIGPIPE` ignored) is a
+/// failure: one line on standard error, exit 74, and a batch stops there. With `SIGPIPE` at its
+/// default, writing to a closed pipe ends the process with that signal, as for any Unix filter.
 public struct CommandLineTool: Sendable {
     /// Where a line of output goes.
     public enum Stream: Sendable {
@@ -27,6 +31,15 @@ public struct CommandLineTool: Sendable {
     /// the request with code `environment` (exit 74) and its description. `mediate` uses it to hold
     /// its data file's lock and load and save state around every request.
     public typealias RequestWrapper = @Sendable (_ request: () -> Void) throws -> Void
+
+    /// Prints one line (the writer adds the newline). It throws when the line cannot be written,
+    /// and the tool then reports the failure and ends the run with exit 74.
+    ///
+    /// ```swift
+    /// var lines: [String] = []
+    /// let status = tool.run(["perform", "Echo", "echo"], write: { stream, line in lines.append(line) })
+    /// ```
+    public typealias Writer = (_ stream: Stream, _ line: String) throws(StreamError) -> Void
 
     let mediator: Mediator
     let name: String
@@ -58,11 +71,11 @@ public struct CommandLineTool: Sendable {
     ///
     /// - Parameters:
     ///   - readLine: the next line of standard input, for `batch`.
-    ///   - write: prints one line (the newline is added by the writer).
+    ///   - write: prints one line (see ``Writer``); by default to standard output or standard error.
     public func run(
         _ arguments: [String],
         readLine: () -> String? = { Swift.readLine(strippingNewline: true) },
-        write: @escaping (Stream, String) -> Void = { stream, line in StandardStreams.write(line, to: stream) }
+        write: @escaping Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
     ) -> Int32 {
         // --json is global: accepted anywhere, before or after the command.
         var session = Session(tool: self, json: arguments.contains("--json"), write: write)
@@ -73,15 +86,12 @@ public struct CommandLineTool: Sendable {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "--help", "-h", "help":
-            if let topic = rest.first, let text = help.command(topic) { write(.output, text) } else { write(.output, help.main) }
-            return 0
+            return session.show(rest.first.flatMap(help.command) ?? help.main, what: "the help")
         case "--version":
-            write(.output, "\(name) \(version)")
-            return 0
+            return session.show("\(name) \(version)", what: "the version")
         case "perform", "open", "list", "batch":
             if rest.contains("--help") || rest.contains("-h") {
-                write(.output, help.command(command)!)
-                return 0
+                return session.show(help.command(command)!, what: "the help")
             }
             switch command {
             case "perform": return session.request { () throws(CommandError) in try perform(rest) }
@@ -100,9 +110,10 @@ public struct CommandLineTool: Sendable {
     public func reportUsageError(
         _ message: String,
         json: Bool,
-        write: @escaping (Stream, String) -> Void = { stream, line in StandardStreams.write(line, to: stream) }
+        write: @escaping Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
     ) -> Int32 {
-        Session(tool: self, json: json, write: write).fail(.usage(message))
+        var session = Session(tool: self, json: json, write: write)
+        return session.fail(.usage(message))
     }
 
     // MARK: Commands
@@ -177,6 +188,8 @@ public struct CommandLineTool: Sendable {
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             session.linePrefix = "line \(lineNumber): "
             let status = session.request { () throws(CommandError) -> Any? in try request(batchLine: trimmed) }
+            // Standard output is gone: later results could not be delivered either.
+            if session.outputFailed { return status }
             if status != 0 { allSucceeded = false }
         }
         return allSucceeded ? 0 : 1

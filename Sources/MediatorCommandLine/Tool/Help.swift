@@ -32,8 +32,10 @@ struct Help {
 
         EXIT STATUS:
           0 success   64 usage error   65 invalid URL or parameter   69 target or action not found
-          70 the action failed   74 environment (data directory) failure   77 forbidden
-          batch: 0 when every line succeeded, 1 otherwise
+          70 the action failed   77 forbidden
+          74 environment failure: the data directory, or standard output cannot be written (a full
+             disk; a closed pipe when SIGPIPE is ignored; at its default SIGPIPE ends the process)
+          batch: 0 when every line succeeded, 1 otherwise, 74 when output fails (the batch stops)
         """
         if !extraOptions.isEmpty {
             text += "\n\nOPTIONS (any command):\n" + extraOptions.map { "  " + $0 }.joined(separator: "\n")
