@@ -55,6 +55,15 @@ enum FuzzTargets {
         }
     }
 
+    /// Standard input for `batch`: every kind of line (request, URL, URL followed by more words,
+    /// tabs, comment, blank, too long, not UTF-8, last line without a newline), with a limit of 64
+    /// bytes so the too-long line is cheap.
+    static let batchInput: BatchInput = {
+        var bytes = Array("perform Echo echo a=1\nopen 'app://Echo/echo?x=\"'\napp://Echo/echo?y=1 z\nEcho\techo\tu=http://x\n# comment\n\n".utf8)
+        bytes += Array(repeating: UInt8(ascii: "x"), count: 100) + [0x0A, 0x61, 0xFF, 0x0A] + Array("Echo echo last=1".utf8)
+        return BatchInput(bytes: bytes, lineLimit: 64)
+    }()
+
     /// Exit statuses the command-line layer documents.
     static let exitStatuses: Set<Int32> = [0, 1, 64, 65, 69, 70, 74, 77]
 
@@ -66,9 +75,8 @@ enum FuzzTargets {
         let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         let tool = CommandLineTool(mediator: mediator, name: "fuzz", version: "0")
         var errors: [String] = []
-        var stdin = ["perform Echo echo a=1", "open 'app://Echo/echo?x=\"'", "# comment", ""].makeIterator()
         var outputLines = 0
-        let status = tool.run(arguments, readLine: { stdin.next() }, write: { stream, line throws(StreamError) in
+        let status = tool.run(arguments, input: batchInput, write: { stream, line throws(StreamError) in
             guard stream == .output else { errors.append(line); return }
             outputLines += 1
             if outputFails { throw StreamError(errorNumber: EPIPE) }

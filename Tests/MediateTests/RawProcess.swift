@@ -11,7 +11,8 @@ struct RawRun {
     let output: [UInt8]
     let error: [UInt8]
     let timedOut: Bool
-    /// The child's peak resident memory in KiB, as the kernel measured it (`ru_maxrss`).
+    /// The child's peak resident memory in KiB (`VmHWM`), when `RawOptions.measurePeakAfter` asked
+    /// for it; 0 otherwise.
     var peakResidentKiB: Int = 0
 
     var errorText: String { String(decoding: error, as: UTF8.self) }
@@ -44,6 +45,11 @@ struct RawOptions {
     var output = Output.file
     /// Whether the child starts with `SIGPIPE` ignored; otherwise at its default (terminate).
     var ignoresSIGPIPE = false
+    /// With `.bytes` input and `.file` output: keep standard input open after the bytes until the
+    /// output holds this many lines, then read the child's peak resident memory (`VmHWM` in
+    /// `/proc/PID/status`), then close it. (`ru_maxrss` cannot serve: a spawned child starts as
+    /// a copy of this process's memory map and its maximum includes this test process.)
+    var measurePeakAfter: Int?
 }
 
 /// Runs a program with arguments given as raw bytes (so they can be invalid UTF-8, which
@@ -128,25 +134,29 @@ enum RawProcess {
             return RawRun(status: nil, signal: nil, output: [], error: Array("spawn failed: \(spawned)".utf8), timedOut: false)
         }
 
+        var peakResidentKiB = 0
+        var timedOut = false
         if case .bytes(let bytes) = options.input, let inputPipe {
             writeWithoutSIGPIPE(bytes, to: inputPipe.write)
+            if let lines = options.measurePeakAfter {
+                timedOut = !waitForLines(lines, in: outputPath, timeout: timeout)
+                peakResidentKiB = peakResident(of: pid)
+            }
             close(inputPipe.write)
         }
         var pipedOutput: [UInt8] = []
-        var timedOut = false
         if case .firstLineThenClose = options.output, let outputPipe {
             timedOut = !readFirstLine(from: outputPipe.read, into: &pipedOutput, timeout: timeout)
             close(outputPipe.read)
         }
 
         var waitStatus: Int32 = 0
-        var usage = rusage()
         let deadline = Date().addingTimeInterval(timeout)
-        while wait4(pid, &waitStatus, WNOHANG, &usage) == 0 {
+        while waitpid(pid, &waitStatus, WNOHANG) == 0 {
             if timedOut || Date() > deadline {
                 timedOut = true
                 kill(pid, SIGKILL)
-                wait4(pid, &waitStatus, 0, &usage)
+                waitpid(pid, &waitStatus, 0)
                 break
             }
             usleep(1_000)
@@ -163,8 +173,27 @@ enum RawProcess {
             status: signal == 0 ? (waitStatus >> 8) & 0xFF : nil,
             signal: signal == 0 ? nil : signal,
             output: output, error: error, timedOut: timedOut,
-            peakResidentKiB: Int(usage.ru_maxrss)
+            peakResidentKiB: peakResidentKiB
         )
+    }
+
+    /// Waits until the file holds `count` newlines; false after `timeout` seconds (a hang).
+    private static func waitForLines(_ count: Int, in path: String, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let bytes = FileManager.default.contents(atPath: path) ?? Data()
+            if bytes.filter({ $0 == 0x0A }).count >= count { return true }
+            usleep(1_000)
+        }
+        return false
+    }
+
+    /// The process's peak resident memory in KiB since its `exec` (`VmHWM`), or 0 when unknown.
+    private static func peakResident(of pid: pid_t) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
     /// A pipe whose ends close on `exec`, set atomically where the system can (`pipe2`): tests

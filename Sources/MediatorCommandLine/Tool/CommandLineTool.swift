@@ -21,6 +21,10 @@ import Mediator
 /// A result that cannot be written (a full disk, a closed pipe with `SIGPIPE` ignored) is a
 /// failure: one line on standard error, exit 74, and a batch stops there. With `SIGPIPE` at its
 /// default, writing to a closed pipe ends the process with that signal, as for any Unix filter.
+///
+/// `batch` reads its input in chunks with a per-line limit (16 MiB unless ``BatchInput`` says
+/// otherwise): a longer line, or one that is not UTF-8, fails alone (usage) and the batch goes
+/// on; input that cannot be read ends the batch with 74.
 public struct CommandLineTool: Sendable {
     /// Where a line of output goes.
     public enum Stream: Sendable {
@@ -69,12 +73,16 @@ public struct CommandLineTool: Sendable {
 
     /// Runs one command line (without the program name) and returns the exit status.
     ///
+    /// ```swift
+    /// let status = tool.run(["batch", "--json"], input: BatchInput(bytes: Array("Echo echo a=1\n".utf8)))
+    /// ```
+    ///
     /// - Parameters:
-    ///   - readLine: the next line of standard input, for `batch`.
+    ///   - input: what `batch` reads (see ``BatchInput``); by default standard input.
     ///   - write: prints one line (see ``Writer``); by default to standard output or standard error.
     public func run(
         _ arguments: [String],
-        readLine: () -> String? = { Swift.readLine(strippingNewline: true) },
+        input: BatchInput = .standardInput(),
         write: @escaping Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
     ) -> Int32 {
         // --json is global: accepted anywhere, before or after the command.
@@ -97,7 +105,7 @@ public struct CommandLineTool: Sendable {
             case "perform": return session.request { () throws(CommandError) in try perform(rest) }
             case "open": return session.request { () throws(CommandError) in try open(rest) }
             case "list": return session.respond { () throws(CommandError) in try list(rest) }
-            default: return batch(rest, session: &session, readLine: readLine)
+            default: return batch(rest, session: &session, input: input)
             }
         default:
             let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "batch", "help"])
@@ -175,19 +183,35 @@ public struct CommandLineTool: Sendable {
         return Listing(targets: [target])
     }
 
-    /// `batch [--json]`: one request per line of standard input.
-    func batch(_ arguments: [String], session: inout Session, readLine: () -> String?) -> Int32 {
+    /// `batch [--json]`: one request per line of the input.
+    func batch(_ arguments: [String], session: inout Session, input: BatchInput) -> Int32 {
         if let other = arguments.first {
             return session.fail(CommandError.usage("unknown argument \(quoted(other)) for batch"))
         }
-        var lineNumber = 0
+        var reader = LineReader(input: input)
         var allSucceeded = true
-        while let line = readLine() {
-            lineNumber += 1
-            let trimmed = line.trimmingWhitespace()
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            session.linePrefix = "line \(lineNumber): "
-            let status = session.request { () throws(CommandError) -> Any? in try request(batchLine: trimmed) }
+        while true {
+            let next: (number: Int, line: LineReader.Line)?
+            do {
+                next = try reader.next()
+            } catch {
+                // What follows cannot be known: the batch ends, and not as a success.
+                session.linePrefix = "line \(reader.lineBeingRead): "
+                return session.fail(.environment("cannot read standard input: \(error)"))
+            }
+            guard let (number, line) = next else { break }
+            session.linePrefix = "line \(number): "
+            let status: Int32
+            switch line {
+            case .text(let text):
+                let trimmed = text.trimmingWhitespace()
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                status = session.request { () throws(CommandError) -> Any? in try request(batchLine: trimmed) }
+            case .tooLong:
+                status = session.fail(.usage("the line is longer than the limit of \(input.lineLimitDescription) and was skipped"))
+            case .invalidUTF8(let offset):
+                status = session.fail(.usage("the line is not UTF-8 (invalid byte at offset \(offset)) and was skipped"))
+            }
             // Standard output is gone: later results could not be delivered either.
             if session.outputFailed { return status }
             if status != 0 { allSucceeded = false }
