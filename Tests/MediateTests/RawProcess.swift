@@ -28,6 +28,10 @@ struct RawOptions {
         /// These bytes through a pipe, then its end. Not together with `.firstLineThenClose`: the
         /// child could block on its full output while this process writes its input.
         case bytes([UInt8])
+        /// Parts through a non-blocking pipe (as some parents hand out): each part after the
+        /// output file holds one line per part before it, so the child has already found the
+        /// pipe empty (and got `EAGAIN`) while waiting for it. Needs `.file` output.
+        case nonBlockingParts([[UInt8]])
     }
 
     enum Output {
@@ -39,6 +43,9 @@ struct RawOptions {
         case closedPipe
         /// A pipe read until its first line (as `head -1` does), then closed.
         case firstLineThenClose
+        /// A non-blocking pipe that is already full when the child starts, so its first write
+        /// gets `EAGAIN`; then read to its end. The output is what came after the filling.
+        case fullNonBlockingPipe
     }
 
     var input = Input.empty
@@ -72,23 +79,30 @@ enum RawProcess {
         switch options.input {
         case .empty: posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         case .path(let input): posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-        case .bytes:
+        case .bytes, .nonBlockingParts:
             let pipe = makePipe()
             inputPipe = pipe
+            if case .nonBlockingParts = options.input { setNonBlocking(pipe.read) }
             posix_spawn_file_actions_adddup2(&actions, pipe.read, 0)
         }
         var outputPipe: (read: Int32, write: Int32)?
         switch options.output {
         case .file: posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         case .path(let output): posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY, 0)
-        case .closedPipe, .firstLineThenClose:
+        case .closedPipe, .firstLineThenClose, .fullNonBlockingPipe:
             let pipe = makePipe()
             outputPipe = pipe
             posix_spawn_file_actions_adddup2(&actions, pipe.write, 1)
         }
-        if case .closedPipe = options.output, let outputPipe {
+        var filling = 0
+        if case .fullNonBlockingPipe = options.output, let outputPipe {
+            setNonBlocking(outputPipe.write)
+            filling = fill(outputPipe.write)
+        }
+        if case .closedPipe = options.output, let pipe = outputPipe {
             // Closed before the child exists: no reader, ever.
-            close(outputPipe.read)
+            close(pipe.read)
+            outputPipe = (read: -1, write: pipe.write)
         }
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
@@ -130,7 +144,7 @@ enum RawProcess {
         if let outputPipe { close(outputPipe.write) }
         guard spawned == 0 else {
             if let inputPipe { close(inputPipe.write) }
-            if case .firstLineThenClose = options.output, let outputPipe { close(outputPipe.read) }
+            if let outputPipe, outputPipe.read >= 0 { close(outputPipe.read) }
             return RawRun(status: nil, signal: nil, output: [], error: Array("spawn failed: \(spawned)".utf8), timedOut: false)
         }
 
@@ -144,9 +158,24 @@ enum RawProcess {
             }
             close(inputPipe.write)
         }
+        if case .nonBlockingParts(let parts) = options.input, let inputPipe {
+            for (index, part) in parts.enumerated() {
+                if index > 0 && !waitForLines(index, in: outputPath, timeout: timeout) {
+                    timedOut = true
+                    break
+                }
+                writeWithoutSIGPIPE(part, to: inputPipe.write)
+            }
+            close(inputPipe.write)
+        }
         var pipedOutput: [UInt8] = []
         if case .firstLineThenClose = options.output, let outputPipe {
             timedOut = !readFirstLine(from: outputPipe.read, into: &pipedOutput, timeout: timeout)
+            close(outputPipe.read)
+        }
+        if case .fullNonBlockingPipe = options.output, let outputPipe {
+            timedOut = !readToEnd(from: outputPipe.read, into: &pipedOutput, timeout: timeout)
+            pipedOutput.removeFirst(min(filling, pipedOutput.count))
             close(outputPipe.read)
         }
 
@@ -165,7 +194,7 @@ enum RawProcess {
         switch options.output {
         case .file: output = FileManager.default.contents(atPath: outputPath).map(Array.init) ?? []
         case .path, .closedPipe: output = []
-        case .firstLineThenClose: output = pipedOutput
+        case .firstLineThenClose, .fullNonBlockingPipe: output = pipedOutput
         }
         let error = FileManager.default.contents(atPath: errorPath).map(Array.init) ?? []
         let signal = waitStatus & 0x7F
@@ -240,6 +269,39 @@ enum RawProcess {
                 }
                 offset += written
             }
+        }
+    }
+
+    private static func setNonBlocking(_ descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Writes to a non-blocking pipe until it is full; how many bytes it took.
+    private static func fill(_ descriptor: Int32) -> Int {
+        let block = [UInt8](repeating: UInt8(ascii: "f"), count: 4096)
+        var total = 0
+        while true {
+            let written = write(descriptor, block, block.count)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return total
+            }
+            total += written
+        }
+    }
+
+    /// Reads to the end; false when nothing came for `timeout` seconds (a hang).
+    private static func readToEnd(from descriptor: Int32, into bytes: inout [UInt8], timeout: Double) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(timeout * 1_000))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return true }
+            bytes += buffer[0..<count]
         }
     }
 
