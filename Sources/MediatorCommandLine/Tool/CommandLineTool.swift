@@ -15,8 +15,9 @@ import Mediator
 /// there and one line `NAME: error: ...` on standard error. With `--json`, standard output carries
 /// one object per request: `{"ok":true,"result":...}` or `{"ok":false,"error":{"code":...,"message":...}}`.
 /// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter, 69 target or action not found,
-/// 70 the action failed, 74 the environment failed (see `aroundRequest`, or standard output
-/// cannot be written), 77 forbidden; `batch` exits 0 when every line succeeded and 1 otherwise.
+/// 70 the action failed, 74 the environment failed (see `aroundRequest`) or a standard stream
+/// did, 77 forbidden; `batch` exits 0 when every line succeeded, 1 otherwise, 74 when its input
+/// cannot be read or its output cannot be written.
 ///
 /// A result that cannot be written (a full disk, a closed pipe with `SIGPIPE` ignored) is a
 /// failure: one line on standard error, exit 74, and a batch stops there. With `SIGPIPE` at its
@@ -181,66 +182,5 @@ public struct CommandLineTool: Sendable {
         guard let wanted = words.first else { return Listing(targets: mediator.targets) }
         guard let target = mediator.target(named: wanted) else { throw .call(mediator.unknownTargetError(wanted)) }
         return Listing(targets: [target])
-    }
-
-    /// `batch [--json]`: one request per line of the input.
-    func batch(_ arguments: [String], session: inout Session, input: BatchInput) -> Int32 {
-        if let other = arguments.first {
-            return session.fail(CommandError.usage("unknown argument \(quoted(other)) for batch"))
-        }
-        var reader = LineReader(input: input)
-        var allSucceeded = true
-        while true {
-            let next: (number: Int, line: LineReader.Line)?
-            do {
-                next = try reader.next()
-            } catch {
-                // What follows cannot be known: the batch ends, and not as a success.
-                session.linePrefix = "line \(reader.lineBeingRead): "
-                return session.fail(.environment("cannot read standard input: \(error)"))
-            }
-            guard let (number, line) = next else { break }
-            session.linePrefix = "line \(number): "
-            let status: Int32
-            switch line {
-            case .text(let text):
-                let trimmed = text.trimmingWhitespace()
-                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-                status = session.request { () throws(CommandError) -> Any? in try request(batchLine: trimmed) }
-            case .tooLong:
-                status = session.fail(.usage("the line is longer than the limit of \(input.lineLimitDescription) and was skipped"))
-            case .invalidUTF8(let offset):
-                status = session.fail(.usage("the line is not UTF-8 (invalid byte at offset \(offset)) and was skipped"))
-            }
-            // Standard output is gone: later results could not be delivered either.
-            if session.outputFailed { return status }
-            if status != 0 { allSucceeded = false }
-        }
-        return allSucceeded ? 0 : 1
-    }
-}
-
-// MARK: - Batch lines
-
-extension CommandLineTool {
-    /// One batch line (trimmed, not blank): a URL when its first word is one, else
-    /// `Target action ...`. Only the first word decides, so a parameter holding `://`
-    /// (`Echo echo u=http://x`, with spaces or tabs) is still a parameter.
-    func request(batchLine line: String) throws(CommandError) -> Any? {
-        let (first, rest) = BatchLine.firstWord(of: line)
-        guard first.contains("://") else { return try perform(BatchLine.words(line)) }
-        guard rest.isEmpty else {
-            throw .usage("the URL \(quoted(first)) is followed by \(quoted(rest)); a URL line holds the URL alone (write a space in it as %20)")
-        }
-        return try open([first])
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var text = Substring(self)
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return String(text)
     }
 }
