@@ -9,8 +9,9 @@ extension Unicode.Scalar {
     /// Whether this scalar is escaped wherever `mediate` prints text: the general categories
     /// Control (C0, DEL, C1), Format (bidi marks U+061C, U+200E, U+200F; embeddings and overrides
     /// U+202A to U+202E; isolates U+2066 to U+2069; zero-width characters; soft hyphen; BOM; tag
-    /// characters) and the line and paragraph separators U+2028 and U+2029.
-    var isEscapedForTerminals: Bool {
+    /// characters) and the line and paragraph separators U+2028 and U+2029. (`package`: the fuzz
+    /// harness checks that no output holds one raw.)
+    package var isEscapedForTerminals: Bool {
         // Printable ASCII is by far the most common: no table lookup for it.
         if value >= 0x20 && value < 0x7F { return false }
         switch properties.generalCategory {
