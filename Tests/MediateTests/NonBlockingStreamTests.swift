@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// Some parents hand their children non-blocking pipes (the flag belongs to the pipe, so the
@@ -10,6 +13,7 @@ struct NonBlockingStreamTests {
         // 4 MB: mediate meets a full pipe (EAGAIN) unless every one of its 64 writes found room.
         let value = String(repeating: "v", count: 4_000_000)
         let input = try temporaryFile("Echo echo a=\(value)\n")
+        defer { unlink(input) }
         let run = rawMediate(["--in-memory", "batch"], RawOptions(input: .path(input), output: .fullNonBlockingPipe))
         #expect(run.status == 0, "\(run.errorText)")
         #expect(run.output.count == value.count + #"{"a":""}"#.count + 1)

@@ -40,6 +40,7 @@ struct OutputErrorTests {
     @Test("A batch stops at the first result it cannot write: exit 74, one line, later lines do not run")
     func batchStops() throws {
         let input = try temporaryFile("Echo echo a=1\nNope x\nEcho echo b=2\n")
+        defer { unlink(input) }
         let run = rawMediate(["--in-memory", "batch"], RawOptions(input: .path(input), output: .path("/dev/full")))
         #expect(run.status == 74)
         // Line 2 would have failed with its own error line had it run.
@@ -54,7 +55,9 @@ struct OutputErrorTests {
         #expect(perform.errorText == "mediate: error: cannot write the result to standard output: Broken pipe\n")
 
         var batchOptions = options
-        batchOptions.input = .path(try temporaryFile("Echo echo a=1\nEcho echo b=2\n"))
+        let input = try temporaryFile("Echo echo a=1\nEcho echo b=2\n")
+        defer { unlink(input) }
+        batchOptions.input = .path(input)
         let batch = rawMediate(["--in-memory", "batch"], batchOptions)
         #expect(batch.status == 74)
         #expect(batch.errorText == "mediate: error: line 1: cannot write the result to standard output: Broken pipe\n")
@@ -76,7 +79,9 @@ struct OutputErrorTests {
 
     @Test("batch | head -1 with SIGPIPE at its default: the first line arrives, then mediate ends by SIGPIPE")
     func headDefault() throws {
-        let run = rawMediate(["--in-memory", "batch"], RawOptions(input: .path(try Self.manyLines()), output: .firstLineThenClose))
+        let input = try Self.manyLines()
+        defer { unlink(input) }
+        let run = rawMediate(["--in-memory", "batch"], RawOptions(input: .path(input), output: .firstLineThenClose))
         #expect(String(decoding: run.output, as: UTF8.self).hasPrefix(#"{"n":"1","#))
         #expect(run.signal == SIGPIPE)
         #expect(run.error.isEmpty)
@@ -84,7 +89,9 @@ struct OutputErrorTests {
 
     @Test("batch | head -1 with SIGPIPE ignored: the first line arrives, then exit 74 with one line naming the line and EPIPE")
     func headIgnored() throws {
-        let options = RawOptions(input: .path(try Self.manyLines()), output: .firstLineThenClose, ignoresSIGPIPE: true)
+        let input = try Self.manyLines()
+        defer { unlink(input) }
+        let options = RawOptions(input: .path(input), output: .firstLineThenClose, ignoresSIGPIPE: true)
         let run = rawMediate(["--in-memory", "batch"], options)
         #expect(String(decoding: run.output, as: UTF8.self).hasPrefix(#"{"n":"1","#))
         #expect(run.status == 74)
@@ -117,7 +124,7 @@ struct OutputErrorTests {
     }
 }
 
-/// A temporary file holding `text`; its path.
+/// A temporary file holding `text`; its path (the caller removes it).
 func temporaryFile(_ text: String) throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("mediate-input-\(UUID().uuidString)").path
     try text.write(toFile: path, atomically: false, encoding: .utf8)
