@@ -64,7 +64,7 @@ do {
     try Target_Notes.register(in: mediator, service: notes)
     try Echo.register(in: mediator)
 } catch {
-    StandardStreams.write("mediate: error: registration failed: \(error)", to: .error)
+    try? StandardStreams.write("mediate: error: registration failed: \(error)", to: .error)
     exit(70)
 }
 

@@ -40,6 +40,19 @@ struct ParsingTests {
         #expect(try BatchLine.words(line) == words)
     }
 
+    @Test("key=value splits at the first = (or :=) scalar; a backslash makes one scalar of the key literal", arguments: [
+        ("a\\=b=1", "a=b", "1"),
+        ("k\\:=v", "k:", "v"),
+        ("e=\u{301}x", "e", "\u{301}x"),
+        ("é=x=y", "é", "x=y"),
+    ])
+    func parameterSplitting(argument: String, key: String, value: String) throws {
+        var parameters = ParameterArguments()
+        try parameters.add(argument: argument)
+        #expect(parameters.params.values.keys.sorted() == [key])
+        #expect(parameters.params.values[key] as? String == value)
+    }
+
     @Test("Unterminated quotes and trailing backslashes are usage errors", arguments: ["'open", "\"open", "end\\"])
     func batchErrors(line: String) {
         #expect(throws: CommandError.self) { try BatchLine.words(line) }

@@ -10,7 +10,9 @@ public enum JSONValue: Equatable, Sendable {
     case object([String: JSONValue])
 
     /// Compact JSON with object keys sorted, so the same value always prints the same text.
-    /// Non-finite doubles, which JSON cannot express, print as `null`.
+    /// Non-finite doubles, which JSON cannot express, print as `null`. Control characters, bidi
+    /// controls and invisible format characters in strings print as `\uXXXX` escapes, so the text
+    /// is safe to show on a terminal.
     public var serialized: String {
         var output = ""
         write(to: &output)
@@ -52,13 +54,26 @@ public enum JSONValue: Equatable, Sendable {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            // Controls, bidi and invisible format characters as escapes: the same value, and
+            // printed JSON cannot drive or reorder the terminal that shows it.
+            case _ where scalar.isEscapedForTerminals:
+                if scalar.value > 0xFFFF {
+                    // JSON escapes only 16-bit units: a surrogate pair.
+                    let offset = scalar.value - 0x10000
+                    writeEscape(0xD800 + (offset >> 10), to: &output)
+                    writeEscape(0xDC00 + (offset & 0x3FF), to: &output)
+                } else {
+                    writeEscape(scalar.value, to: &output)
+                }
             default: output.unicodeScalars.append(scalar)
             }
         }
         output += "\""
+    }
+
+    private static func writeEscape(_ unit: UInt32, to output: inout String) {
+        let hex = String(unit, radix: 16)
+        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }
 

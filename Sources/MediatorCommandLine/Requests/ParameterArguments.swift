@@ -10,32 +10,37 @@ struct ParameterArguments {
 
     /// Adds one `key=value` or `key:=json` argument. In the key, a backslash makes the next
     /// character literal, so keys may hold `=` and `:` (`a\=b=1` is key `a=b`, value `1`).
+    ///
+    /// The argument is read scalar by scalar, in place: a value as long as a batch line allows
+    /// (16 MiB) is copied once, not expanded into an array of `Character`s (16 bytes each).
     mutating func add(argument: String) throws(CommandError) {
-        let characters = Array(argument)
-        var key = ""
-        var separator: (valueStart: Int, isJSON: Bool)?
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            if character == "\\", index + 1 < characters.count {
-                key.append(characters[index + 1])
-                index += 2
-            } else if character == "=" {
-                separator = (index + 1, false)
+        let scalars = argument.unicodeScalars
+        var keyScalars = String.UnicodeScalarView()
+        var separator: (valueStart: String.Index, isJSON: Bool)?
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            let next = scalars.index(after: index)
+            if scalar == "\\", next < scalars.endIndex {
+                keyScalars.append(scalars[next])
+                index = scalars.index(after: next)
+            } else if scalar == "=" {
+                separator = (next, false)
                 break
-            } else if character == ":", index + 1 < characters.count, characters[index + 1] == "=" {
-                separator = (index + 2, true)
+            } else if scalar == ":", next < scalars.endIndex, scalars[next] == "=" {
+                separator = (scalars.index(after: next), true)
                 break
             } else {
-                key.append(character)
-                index += 1
+                keyScalars.append(scalar)
+                index = next
             }
         }
         guard let separator else {
             throw .usage("expected key=value or key:=json, got \(quoted(argument))")
         }
+        let key = String(keyScalars)
         guard !key.isEmpty else { throw .usage("empty key in \(quoted(argument))") }
-        let text = String(characters[separator.valueStart...])
+        let text = String(scalars[separator.valueStart...])
         guard separator.isJSON else {
             add(key: key, value: text)
             return

@@ -6,7 +6,8 @@ enum CommandError: Error {
     case usage(String)
     /// The mediator refused or failed the call.
     case call(MediatorError)
-    /// The program's environment failed (for `mediate`: the data directory or its file).
+    /// The program's environment failed: a standard stream, or what `aroundRequest` needs (for
+    /// `mediate`: the data directory or its file).
     case environment(String)
 
     /// The `code` of the `--json` error object.
@@ -57,28 +58,4 @@ enum CommandError: Error {
         }
         return .object(object)
     }
-}
-
-/// `text` made safe to print as one line of a terminal or log: control characters and line
-/// separators (which may come from the caller's own arguments) are escaped, and a very long
-/// message is cut.
-func oneLine(_ text: String, limit: Int = 2_000) -> String {
-    var line = ""
-    var count = 0
-    for scalar in text.unicodeScalars {
-        if count == limit {
-            line += "…"
-            break
-        }
-        count += 1
-        switch scalar {
-        case "\n": line += "\\n"
-        case "\r": line += "\\r"
-        case "\t": line += "\\t"
-        case "\u{00}"..."\u{1F}", "\u{7F}", "\u{85}", "\u{2028}", "\u{2029}":
-            line += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        default: line.unicodeScalars.append(scalar)
-        }
-    }
-    return line
 }

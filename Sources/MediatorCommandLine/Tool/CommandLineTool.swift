@@ -15,8 +15,17 @@ import Mediator
 /// there and one line `NAME: error: ...` on standard error. With `--json`, standard output carries
 /// one object per request: `{"ok":true,"result":...}` or `{"ok":false,"error":{"code":...,"message":...}}`.
 /// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter, 69 target or action not found,
-/// 70 the action failed, 74 the environment failed (see `aroundRequest`), 77 forbidden;
-/// `batch` exits 0 when every line succeeded and 1 otherwise.
+/// 70 the action failed, 74 the environment failed (see `aroundRequest`) or a standard stream
+/// did, 77 forbidden; `batch` exits 0 when every line succeeded, 1 otherwise, 74 when its input
+/// cannot be read or its output cannot be written.
+///
+/// A result that cannot be written (a full disk, a closed pipe with `SIGPIPE` ignored) is a
+/// failure: one line on standard error, exit 74, and a batch stops there. With `SIGPIPE` at its
+/// default, writing to a closed pipe ends the process with that signal, as for any Unix filter.
+///
+/// `batch` reads its input in chunks with a per-line limit (16 MiB unless ``BatchInput`` says
+/// otherwise): a longer line, or one that is not UTF-8, fails alone (usage) and the batch goes
+/// on; input that cannot be read ends the batch with 74.
 public struct CommandLineTool: Sendable {
     /// Where a line of output goes.
     public enum Stream: Sendable {
@@ -27,6 +36,15 @@ public struct CommandLineTool: Sendable {
     /// the request with code `environment` (exit 74) and its description. `mediate` uses it to hold
     /// its data file's lock and load and save state around every request.
     public typealias RequestWrapper = @Sendable (_ request: () -> Void) throws -> Void
+
+    /// Prints one line (the writer adds the newline). It throws when the line cannot be written,
+    /// and the tool then reports the failure and ends the run with exit 74.
+    ///
+    /// ```swift
+    /// var lines: [String] = []
+    /// let status = tool.run(["perform", "Echo", "echo"], write: { stream, line in lines.append(line) })
+    /// ```
+    public typealias Writer = (_ stream: Stream, _ line: String) throws(StreamError) -> Void
 
     let mediator: Mediator
     let name: String
@@ -56,13 +74,17 @@ public struct CommandLineTool: Sendable {
 
     /// Runs one command line (without the program name) and returns the exit status.
     ///
+    /// ```swift
+    /// let status = tool.run(["batch", "--json"], input: BatchInput(bytes: Array("Echo echo a=1\n".utf8)))
+    /// ```
+    ///
     /// - Parameters:
-    ///   - readLine: the next line of standard input, for `batch`.
-    ///   - write: prints one line (the newline is added by the writer).
+    ///   - input: what `batch` reads (see ``BatchInput``); by default standard input.
+    ///   - write: prints one line (see ``Writer``); by default to standard output or standard error.
     public func run(
         _ arguments: [String],
-        readLine: () -> String? = { Swift.readLine(strippingNewline: true) },
-        write: @escaping (Stream, String) -> Void = { stream, line in StandardStreams.write(line, to: stream) }
+        input: BatchInput = .standardInput(),
+        write: @escaping Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
     ) -> Int32 {
         // --json is global: accepted anywhere, before or after the command.
         var session = Session(tool: self, json: arguments.contains("--json"), write: write)
@@ -73,21 +95,18 @@ public struct CommandLineTool: Sendable {
         let rest = Array(arguments.dropFirst())
         switch command {
         case "--help", "-h", "help":
-            if let topic = rest.first, let text = help.command(topic) { write(.output, text) } else { write(.output, help.main) }
-            return 0
+            return session.show(rest.first.flatMap(help.command) ?? help.main, what: "the help")
         case "--version":
-            write(.output, "\(name) \(version)")
-            return 0
+            return session.show("\(name) \(version)", what: "the version")
         case "perform", "open", "list", "batch":
             if rest.contains("--help") || rest.contains("-h") {
-                write(.output, help.command(command)!)
-                return 0
+                return session.show(help.command(command)!, what: "the help")
             }
             switch command {
             case "perform": return session.request { () throws(CommandError) in try perform(rest) }
             case "open": return session.request { () throws(CommandError) in try open(rest) }
             case "list": return session.respond { () throws(CommandError) in try list(rest) }
-            default: return batch(rest, session: &session, readLine: readLine)
+            default: return batch(rest, session: &session, input: input)
             }
         default:
             let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "batch", "help"])
@@ -100,9 +119,10 @@ public struct CommandLineTool: Sendable {
     public func reportUsageError(
         _ message: String,
         json: Bool,
-        write: @escaping (Stream, String) -> Void = { stream, line in StandardStreams.write(line, to: stream) }
+        write: @escaping Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
     ) -> Int32 {
-        Session(tool: self, json: json, write: write).fail(.usage(message))
+        var session = Session(tool: self, json: json, write: write)
+        return session.fail(.usage(message))
     }
 
     // MARK: Commands
@@ -162,35 +182,5 @@ public struct CommandLineTool: Sendable {
         guard let wanted = words.first else { return Listing(targets: mediator.targets) }
         guard let target = mediator.target(named: wanted) else { throw .call(mediator.unknownTargetError(wanted)) }
         return Listing(targets: [target])
-    }
-
-    /// `batch [--json]`: one request per line of standard input.
-    func batch(_ arguments: [String], session: inout Session, readLine: () -> String?) -> Int32 {
-        if let other = arguments.first {
-            return session.fail(CommandError.usage("unknown argument \(quoted(other)) for batch"))
-        }
-        var lineNumber = 0
-        var allSucceeded = true
-        while let line = readLine() {
-            lineNumber += 1
-            let trimmed = line.trimmingWhitespace()
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            session.linePrefix = "line \(lineNumber): "
-            let status = session.request { () throws(CommandError) -> Any? in
-                if trimmed.contains("://") && !trimmed.contains(" ") { return try open([trimmed]) }
-                return try perform(BatchLine.words(trimmed))
-            }
-            if status != 0 { allSucceeded = false }
-        }
-        return allSucceeded ? 0 : 1
-    }
-}
-
-extension String {
-    func trimmingWhitespace() -> String {
-        var text = Substring(self)
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return String(text)
     }
 }

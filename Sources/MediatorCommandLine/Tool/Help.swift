@@ -32,8 +32,12 @@ struct Help {
 
         EXIT STATUS:
           0 success   64 usage error   65 invalid URL or parameter   69 target or action not found
-          70 the action failed   74 environment (data directory) failure   77 forbidden
-          batch: 0 when every line succeeded, 1 otherwise
+          70 the action failed   77 forbidden
+          74 environment failure: the data directory, standard input (batch), or standard output
+             cannot be used (a full disk; a closed pipe when SIGPIPE is ignored; at its default,
+             SIGPIPE ends the process, as for any filter)
+          batch: 0 when every line succeeded, 1 otherwise, 74 when input or output fails (the
+          batch stops there)
         """
         if !extraOptions.isEmpty {
             text += "\n\nOPTIONS (any command):\n" + extraOptions.map { "  " + $0 }.joined(separator: "\n")
@@ -73,12 +77,17 @@ struct Help {
             USAGE: \(name) batch [--json]
 
             Reads requests from standard input until its end, one per line, and answers each in order:
-              a URL (contains ://)             like: \(name) open <url>
+              a URL, alone on its line         like: \(name) open <url>
               Target action key=value ...      like: \(name) perform ... (--cache allowed)
-            Words split on spaces; 'single quotes' are literal; "double quotes" allow \\" and \\\\;
-            outside quotes a backslash escapes the next character. Blank lines and lines starting
-            with # are skipped. Failures are reported as "line N: ..." and the batch goes on.
-            Exit status: 0 when every line succeeded, 1 otherwise.
+            A line is a URL when its first word contains ://; it is taken literally, and anything
+            after it is a usage error. Words split on spaces and tabs alike; 'single quotes' are
+            literal; "double quotes" allow \\" and \\\\; outside quotes a backslash escapes the next
+            character. Blank lines and lines starting with # are skipped.
+            A line may hold up to \(BatchInput.standardInput().lineLimitDescription); a longer line, or one that is not UTF-8, fails
+            (usage) and is skipped without being stored. Failures are reported as "line N: ..."
+            and the batch goes on.
+            Exit status: 0 when every line succeeded, 1 otherwise; 74 when standard input cannot be
+            read or standard output cannot be written (the batch stops there).
             """
         default: nil
         }

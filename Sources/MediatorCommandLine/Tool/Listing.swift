@@ -26,17 +26,22 @@ struct Listing {
     /// Notes (Target_Notes): Notes: create, get, ...
     ///   create  Action_create  remote      Create a note (token, title, body?, tags?)
     /// ```
+    ///
+    /// Names and summaries are the program's own, but each row is still escaped as error lines
+    /// are (`oneLine`, uncut): a summary cannot break a row or drive the terminal.
     var text: String {
         guard !targets.isEmpty else { return "(no targets registered)" }
+        func shown(_ text: String) -> String { oneLine(text, limit: .max) }
         var lines: [String] = []
         for target in targets {
-            lines.append("\(target.name) (\(target.fullName))" + (target.summary.map { ": \($0)" } ?? ""))
-            let nameWidth = target.actions.map(\.name.count).max() ?? 0
-            let fullWidth = target.actions.map(\.fullName.count).max() ?? 0
-            for action in target.actions {
+            lines.append("\(shown(target.name)) (\(shown(target.fullName)))" + (target.summary.map { ": \(shown($0))" } ?? ""))
+            let names = target.actions.map { (name: shown($0.name), fullName: shown($0.fullName)) }
+            let nameWidth = names.map(\.name.count).max() ?? 0
+            let fullWidth = names.map(\.fullName.count).max() ?? 0
+            for (action, name) in zip(target.actions, names) {
                 let reach = action.isLocalOnly ? "local-only" : "remote    "
-                var line = "  " + action.name.padded(to: nameWidth) + "  " + action.fullName.padded(to: fullWidth) + "  " + reach
-                if let summary = action.summary { line += "  " + summary }
+                var line = "  " + name.name.padded(to: nameWidth) + "  " + name.fullName.padded(to: fullWidth) + "  " + reach
+                if let summary = action.summary { line += "  " + shown(summary) }
                 while line.last == " " { line.removeLast() }
                 lines.append(line)
             }

@@ -2,11 +2,14 @@
 struct Session {
     let tool: CommandLineTool
     let json: Bool
-    let write: (CommandLineTool.Stream, String) -> Void
+    let write: CommandLineTool.Writer
     /// Put before error messages (`line 3: ` in batch).
     var linePrefix = ""
+    /// Whether standard output refused a line. Nothing more can be delivered, so the run ends
+    /// (a batch stops at that line).
+    private(set) var outputFailed = false
 
-    init(tool: CommandLineTool, json: Bool, write: @escaping (CommandLineTool.Stream, String) -> Void) {
+    init(tool: CommandLineTool, json: Bool, write: @escaping CommandLineTool.Writer) {
         self.tool = tool
         self.json = json
         self.write = write
@@ -35,22 +38,49 @@ struct Session {
         do {
             let listing = try body()
             if json { return succeed(listing.json) }
-            write(.output, listing.text)
-            return 0
+            return show(listing.text, what: "the listing")
         } catch {
             return fail(error)
         }
     }
 
-    func succeed(_ result: JSONValue) -> Int32 {
-        // The envelope keeps the documented order ("ok" first); everything inside is key-sorted.
-        write(.output, json ? "{\"ok\":true,\"result\":\(result.serialized)}" : result.serialized)
-        return 0
+    /// Prints text that is not a request's result (help, version): 0, or 74 when it cannot be written.
+    mutating func show(_ text: String, what: String) -> Int32 {
+        emit(text, what: what)
     }
 
-    func fail(_ error: CommandError) -> Int32 {
-        if json { write(.output, "{\"ok\":false,\"error\":\(error.json.serialized)}") }
-        write(.error, "\(tool.name): error: \(linePrefix)\(error.message)")
+    mutating func succeed(_ result: JSONValue) -> Int32 {
+        // The envelope keeps the documented order ("ok" first); everything inside is key-sorted.
+        emit(json ? "{\"ok\":true,\"result\":\(result.serialized)}" : result.serialized, what: "the result")
+    }
+
+    mutating func fail(_ error: CommandError) -> Int32 {
+        if json {
+            let status = emit("{\"ok\":false,\"error\":\(error.json.serialized)}", what: "the error")
+            if status != 0 { return status }
+        }
+        report(error)
         return error.exitStatus
+    }
+
+    /// Writes one line on standard output. Returns 0, or, when the system refuses the line, reports
+    /// that instead (one line on standard error) and returns its exit status (74): a result that
+    /// cannot be delivered is a failure, never a silent success.
+    private mutating func emit(_ line: String, what: String) -> Int32 {
+        do {
+            try write(.output, line)
+            return 0
+        } catch {
+            outputFailed = true
+            let failure = CommandError.environment("cannot write \(what) to standard output: \(error)")
+            report(failure)
+            return failure.exitStatus
+        }
+    }
+
+    /// The error line on standard error. When even that cannot be written nothing more can be
+    /// said; the exit status still tells.
+    private func report(_ error: CommandError) {
+        try? write(.error, "\(tool.name): error: \(linePrefix)\(error.message)")
     }
 }

@@ -1,0 +1,62 @@
+// `batch`: requests read from the input, one per line, answered in order.
+
+extension CommandLineTool {
+    /// `batch [--json]`: one request per line of the input. A line that fails is reported and the
+    /// batch goes on; input that cannot be read, or output that cannot be written, ends it.
+    func batch(_ arguments: [String], session: inout Session, input: BatchInput) -> Int32 {
+        if let other = arguments.first {
+            return session.fail(CommandError.usage("unknown argument \(quoted(other)) for batch"))
+        }
+        var reader = LineReader(input: input)
+        var allSucceeded = true
+        while true {
+            let next: (number: Int, line: LineReader.Line)?
+            do {
+                next = try reader.next()
+            } catch {
+                // What follows cannot be known: the batch ends, and not as a success.
+                session.linePrefix = "line \(reader.lineBeingRead): "
+                return session.fail(.environment("cannot read standard input: \(error)"))
+            }
+            guard let (number, line) = next else { break }
+            session.linePrefix = "line \(number): "
+            let status: Int32
+            switch line {
+            case .text(let text):
+                let trimmed = text.trimmingWhitespace()
+                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                status = session.request { () throws(CommandError) -> Any? in try request(batchLine: trimmed) }
+            case .tooLong:
+                status = session.fail(.usage("the line is longer than the limit of \(input.lineLimitDescription) and was skipped"))
+            case .invalidUTF8(let offset):
+                status = session.fail(.usage("the line is not UTF-8 (invalid byte at offset \(offset)) and was skipped"))
+            }
+            // Standard output is gone: later results could not be delivered either.
+            if session.outputFailed { return status }
+            if status != 0 { allSucceeded = false }
+        }
+        return allSucceeded ? 0 : 1
+    }
+
+    /// One batch line (trimmed, not blank): a URL when its first word is one, else
+    /// `Target action ...`. Only the first word decides, so a parameter holding `://`
+    /// (`Echo echo u=http://x`, with spaces or tabs) is still a parameter.
+    func request(batchLine line: String) throws(CommandError) -> Any? {
+        let (first, rest) = BatchLine.firstWord(of: line)
+        guard first.contains("://") else { return try perform(BatchLine.words(line)) }
+        guard rest.isEmpty else {
+            throw .usage("the URL \(quoted(first)) is followed by \(quoted(rest)); a URL line holds the URL alone (write a space in it as %20)")
+        }
+        return try open([first])
+    }
+}
+
+extension String {
+    /// The text without whitespace (any Unicode whitespace, `\r` of a CRLF line included) at either end.
+    func trimmingWhitespace() -> String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}
