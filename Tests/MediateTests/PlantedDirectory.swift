@@ -67,7 +67,6 @@ struct PlantedDirectory {
 }
 
 extension RawRun {
-    var errorText: String { String(decoding: error, as: UTF8.self) }
     var outputText: String { String(decoding: output, as: UTF8.self) }
 }
 

@@ -6,7 +6,7 @@ import Glibc
 /// Reads the lines a child process writes to a pipe as they come, so a test can act on an event
 /// ("the k-th line was read") instead of on time. Each wait is bounded by a generous limit that
 /// only a hang reaches.
-struct LineReader {
+struct PipeLineReader {
     /// A line did not come within the limit: the writer hangs.
     struct Hang: Error, CustomStringConvertible {
         let seconds: Int
@@ -60,7 +60,7 @@ final class InteractiveMediate {
     let process = Process()
     private let input = Pipe()
     private let output = Pipe()
-    private var reader: LineReader
+    private var reader: PipeLineReader
 
     init(_ arguments: [String]) throws {
         process.executableURL = Mediate.binary
@@ -68,7 +68,7 @@ final class InteractiveMediate {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        reader = LineReader(descriptor: output.fileHandleForReading.fileDescriptor)
+        reader = PipeLineReader(descriptor: output.fileHandleForReading.fileDescriptor)
         try process.run()
     }
 
