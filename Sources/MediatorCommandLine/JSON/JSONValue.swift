@@ -1,3 +1,5 @@
+import Mediator
+
 /// A JSON value. Hand-written (parser and serializer) so the command-line layer does not load
 /// Foundation, which costs more at process start than the rest of `mediate` put together.
 public enum JSONValue: Equatable, Sendable {
@@ -216,7 +218,7 @@ extension JSONValue {
                 }
                 start = index
             }
-            guard let text = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+            guard let text = validUTF8(raw) else { throw error("invalid UTF-8 in string") }
             return text
         }
 

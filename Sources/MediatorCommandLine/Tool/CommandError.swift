@@ -55,6 +55,7 @@ enum CommandError: Error {
             if let parameter = error.parameter { object["parameter"] = .string(parameter) }
             if let suggestion = error.suggestion { object["suggestion"] = .string(suggestion) }
             if !error.availableNames.isEmpty { object["available"] = .array(error.availableNames.map(JSONValue.string)) }
+            if error.omittedNameCount > 0 { object["omitted"] = .int(error.omittedNameCount) }
         }
         return .object(object)
     }
