@@ -60,7 +60,7 @@ extension Mediator {
         }
         while true {
             let step: Step = state.withLock { registry in
-                guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
+                guard let slot = registry.slot(of: target) else { return .replaced }
                 if let cached = slot.cached { return .ready(cached) }
                 if let gate = slot.gate { return .create(gate) }
                 let gate = CreationGate(target: target.name)
@@ -102,7 +102,7 @@ extension Mediator {
             case retired
         }
         let recheck: Recheck = state.withReadLock { registry in
-            guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return .replaced }
+            guard let slot = registry.slot(of: target) else { return .replaced }
             if let cached = slot.cached { return .ready(cached) }
             guard slot.gate === gate else { return .retired }
             return .empty(epoch: slot.epoch)
@@ -114,7 +114,7 @@ extension Mediator {
         case .empty(let epoch):
             let instance = try make(self)
             state.withLock { registry in
-                guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return }
+                guard let slot = registry.slot(of: target) else { return }
                 // A release during creation wins: this call still gets its instance.
                 if slot.epoch == epoch && slot.cached == nil { slot.cached = instance }
                 if slot.gate === gate { slot.gate = nil }
@@ -128,7 +128,7 @@ extension Mediator {
     func dropCachedInstance(of target: ResolvedTarget) {
         guard target.cached != nil || target.make != nil else { return }
         let released: (any TargetInstance)? = state.withLock { registry in
-            guard let slot = registry.slots[target.name], ObjectIdentifier(slot) == target.slotID else { return nil }
+            guard let slot = registry.slot(of: target) else { return nil }
             return release(slot)
         }
         withExtendedLifetime(released) {}

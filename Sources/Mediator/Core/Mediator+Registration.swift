@@ -90,21 +90,24 @@ extension Mediator {
         _ actions: [Action<Instance>],
         toTarget target: String
     ) throws(MediatorError) {
-        // The replaced definition leaves the lock with the result and is released after it.
-        let result: Result<TargetDefinition, MediatorError> = state.withLock { registry in
-            guard let slot = registry.slot(named: target) else {
-                return .failure(targetNotFoundError(target: target, action: nil, registry: registry))
-            }
+        // The replaced definition leaves the lock in the outcome and is released after it; the
+        // error for a missing target is built after it too.
+        let outcome: AddActionsOutcome = state.withLock { registry in
+            guard let slot = registry.slot(named: target) else { return .noTarget(registeredNames: Array(registry.slots.keys)) }
             var definition = slot.definition
             do throws(MediatorError) {
                 try definition.add(actions)
             } catch {
-                return .failure(error)
+                return .failed(error)
             }
             swap(&slot.definition, &definition)
-            return .success(definition)
+            return .added(replaced: definition)
         }
-        _ = try result.get()
+        switch outcome {
+        case .added: return
+        case .failed(let error): throw error
+        case .noTarget(let names): throw targetNotFoundError(target: target, action: nil, registeredNames: names)
+        }
     }
 
     /// Removes a target (short or full name) and its cached instance. Calls already running finish.
@@ -124,8 +127,10 @@ extension Mediator {
     /// not answer; `nil` removes it.
     ///
     /// Without one, a registered target `NoTargetAction` with an action `response` serves as the
-    /// fallback, as in CTMediator. It gets params `targetString`, `actionString` (also under
-    /// CTMediator's key `selectorString`) and `originParams` (a ``Params``).
+    /// fallback, as in CTMediator, with CTMediator's params: `targetString` (the class name,
+    /// `Target_Nope`), `selectorString` (`Action_go:`) and `originParams` (a ``Params``), plus
+    /// `actionString` (the action as the caller wrote it). A remote (URL) call never reaches a
+    /// `response` declared local-only.
     public func setFallback(_ fallback: Fallback?) {
         var fallback = fallback
         // The old fallback (and what it captured) is released after the lock is dropped.
@@ -141,7 +146,7 @@ extension Mediator {
         // What a replaced slot held leaves the lock in the outcome and is released after it.
         let outcome: Outcome = state.withLock { registry in
             if registry.slots[definition.name] != nil && !replacingExisting { return .duplicate }
-            return .installed(replaced: registry.slots.updateValue(TargetSlot(definition: definition), forKey: definition.name)?.contents)
+            return .installed(replaced: registry.slots.updateValue(registry.makeSlot(for: definition), forKey: definition.name)?.contents)
         }
         if case .duplicate = outcome {
             throw MediatorError(
@@ -150,4 +155,11 @@ extension Mediator {
             )
         }
     }
+}
+
+/// How `addActions` ended under the lock (outside the generic function: Swift allows no nested type there).
+private enum AddActionsOutcome {
+    case added(replaced: TargetDefinition)
+    case failed(MediatorError)
+    case noTarget(registeredNames: [String])
 }

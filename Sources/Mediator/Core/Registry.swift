@@ -4,6 +4,20 @@ struct Registry {
     var slots: [String: TargetSlot] = [:]
     var fallback: Mediator.Fallback?
     var urlPolicy = URLPolicy()
+    /// The number of the last registration: each new slot gets the next one.
+    private var lastRegistration: UInt64 = 0
+
+    /// A slot for `definition`, with a registration number never used before in this registry.
+    mutating func makeSlot(for definition: TargetDefinition) -> TargetSlot {
+        lastRegistration += 1
+        return TargetSlot(definition: definition, registration: lastRegistration)
+    }
+
+    /// The slot of `target`'s registration, if it is still the registered one.
+    func slot(of target: ResolvedTarget) -> TargetSlot? {
+        guard let slot = slots[target.name], slot.registration == target.registration else { return nil }
+        return slot
+    }
 
     /// The slot for a target called `name` (short or full form), compared byte for byte.
     func slot(named name: String) -> TargetSlot? {
@@ -18,6 +32,10 @@ struct Registry {
 /// under the lock; only ever touched while the mediator's lock is held.
 final class TargetSlot {
     var definition: TargetDefinition
+    /// Identifies this registration among all of the registry's, so a later step can tell
+    /// whether it was replaced meanwhile. A number, not the slot's address: a freed slot's
+    /// address can be reused by the next registration's slot.
+    let registration: UInt64
     /// The cached instance, if any.
     var cached: (any TargetInstance)?
     /// Present while some thread is (or was, and failed) creating the cached instance.
@@ -26,8 +44,9 @@ final class TargetSlot {
     /// instance after it.
     var epoch: UInt64 = 0
 
-    init(definition: TargetDefinition) {
+    init(definition: TargetDefinition, registration: UInt64) {
         self.definition = definition
+        self.registration = registration
     }
 
     /// Everything the slot keeps alive (the definition with the closures it captured, the cached
@@ -40,7 +59,7 @@ final class TargetSlot {
     /// A `Sendable` snapshot of what a call needs, taken under the lock.
     var resolved: ResolvedTarget {
         ResolvedTarget(
-            name: definition.name, slotID: ObjectIdentifier(self),
+            name: definition.name, registration: registration,
             make: definition.make, alwaysCached: definition.alwaysCached, cached: cached
         )
     }
@@ -55,8 +74,9 @@ struct SlotContents: Sendable {
 /// What a call needs to know about its target once the lock is released.
 struct ResolvedTarget: Sendable {
     let name: String
-    /// Identifies the registration, so a later step can tell whether it was replaced meanwhile.
-    let slotID: ObjectIdentifier
+    /// Identifies the registration (``TargetSlot/registration``), so a later step can tell
+    /// whether it was replaced meanwhile.
+    let registration: UInt64
     let make: (@Sendable (Mediator) throws -> any TargetInstance)?
     let alwaysCached: Bool
     let cached: (any TargetInstance)?

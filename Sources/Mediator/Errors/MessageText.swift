@@ -1,0 +1,46 @@
+// Error messages and what `mediate` prints may hold text from outside (names and values from URLs,
+// the command line, batch lines, results), and they end up on terminals and in logs. A terminal interprets some characters instead of showing them:
+// C0 and C1 controls start escape sequences (ESC "[", or the single byte CSI, U+009B), bidi
+// overrides and isolates reorder what follows them (U+202E shows "txt.exe" as "exe.txt"), and
+// invisible format characters make two different names look the same ("ada" and "ada" + U+200B).
+// The library's error messages and every path to the terminal escape the same set, defined once
+// here (`package`: shared with the command-line layer and the fuzz harness).
+
+extension Unicode.Scalar {
+    /// Whether this scalar is escaped in error messages and wherever `mediate` prints text: the general categories
+    /// Control (C0, DEL, C1), Format (bidi marks U+061C, U+200E, U+200F; embeddings and overrides
+    /// U+202A to U+202E; isolates U+2066 to U+2069; zero-width characters; soft hyphen; BOM; tag
+    /// characters) and the line and paragraph separators U+2028 and U+2029.
+    package var isEscapedForTerminals: Bool {
+        // Printable ASCII is by far the most common: no table lookup for it.
+        if value >= 0x20 && value < 0x7F { return false }
+        switch properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: return true
+        default: return false
+        }
+    }
+}
+
+/// `text` made safe to print as one line of a terminal or log: every scalar in
+/// ``Unicode/Scalar/isEscapedForTerminals`` is written as `\n`, `\r`, `\t` or `\u{XX}`, and a
+/// message longer than `limit` scalars is cut with "…".
+package func oneLine(_ text: String, limit: Int = 2_000) -> String {
+    var line = ""
+    var count = 0
+    for scalar in text.unicodeScalars {
+        if count == limit {
+            line += "…"
+            break
+        }
+        count += 1
+        switch scalar {
+        case "\n": line += "\\n"
+        case "\r": line += "\\r"
+        case "\t": line += "\\t"
+        case _ where scalar.isEscapedForTerminals:
+            line += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        default: line.unicodeScalars.append(scalar)
+        }
+    }
+    return line
+}
