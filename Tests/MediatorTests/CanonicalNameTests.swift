@@ -9,8 +9,24 @@ final class RunLog: Sendable {
     var all: [String] { entries.withLock { $0 } }
 }
 
+/// A type whose name carries the prefix twice: its default target name must not lose both.
+final class Target_Target_Public: MediatorTarget {
+    static let actions: [Action<Target_Target_Public>] = [Action("wipe") { _, _ in "wiped" }]
+    init() {}
+}
+
 @Suite("Names: one canonical form, compared byte for byte")
 struct CanonicalNameTests {
+    @Test("A MediatorTarget type named with a doubled prefix is refused, not registered under the name it strips to")
+    func doubledPrefixType() {
+        let mediator = Mediator()
+        #expect(Target_Target_Public.targetName == "Target_Target_Public")
+        let error = #expect(throws: MediatorError.self) { try mediator.register(Target_Target_Public.self) { _ in Target_Target_Public() } }
+        #expect(error?.code == .invalidName)
+        #expect(mediator.targetNames.isEmpty)
+        #expect(Target_Counter.targetName == "Counter")
+    }
+
     @Test("A doubled prefix is an invalid name at registration, for targets and actions", arguments: [
         "Target_Target_Public", "Target_Target_",  "Target_",
     ])
@@ -159,6 +175,14 @@ struct UnicodeNameTests {
         let error = #expect(throws: MediatorError.self) { try mediator.call(target: target, action: action) }
         #expect(error?.code == .targetNotFound || error?.code == .actionNotFound)
         #expect(error?.reason.contains("ASCII") == true, "\(String(describing: error))")
+    }
+
+    @Test("An allow-list entry that is not a canonical name allows nothing, not its look-alike")
+    func allowListLookAlike() throws {
+        mediator.urlPolicy = URLPolicy(allowedTargets: ["\u{212A}iosk"])
+        #expect(mediator.urlPolicy.allowedTargets == [])
+        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "app://Kiosk/open") })?.code == .forbidden)
+        #expect(URLPolicy(allowedTargets: ["\u{212A}iosk"]) != URLPolicy(allowedTargets: ["Kiosk"]))
     }
 
     @Test("Every by-name operation compares bytes: KELVIN SIGN Kiosk is not Kiosk")

@@ -38,7 +38,13 @@ public protocol MediatorTarget: AnyObject, Sendable {
 }
 
 extension MediatorTarget {
-    public static var targetName: String { Names.stripped(String(describing: Self.self), as: .target) }
+    public static var targetName: String {
+        // Canonical when the type's name has a canonical form; otherwise the name as it is, for
+        // registration to refuse (stripping here and again there would let `Target_Target_X`
+        // register as `X`).
+        let typeName = String(describing: Self.self)
+        return Names.canonical(typeName, as: .target) ?? typeName
+    }
     public static var targetSummary: String? { nil }
     public static var isAlwaysCached: Bool { false }
     public func notFound(action: String, params: Params) throws -> (any Sendable)? { throw NoNotFoundHandler() }

@@ -11,7 +11,8 @@ public struct URLPolicy: Sendable, Equatable {
     public var allowedSchemes: Set<String>? {
         didSet { allowedSchemes = allowedSchemes.map { Set($0.map { $0.lowercased() }) } }
     }
-    /// The targets URL calls may reach (short or full names); `nil` allows every target.
+    /// The targets URL calls may reach (short or full names); `nil` allows every target. Names are
+    /// kept in their canonical form; one that has none (not ASCII, a doubled prefix) is dropped.
     public var allowedTargets: Set<String>? {
         didSet { allowedTargets = allowedTargets.map(Self.canonicalTargets) }
     }
@@ -25,10 +26,11 @@ public struct URLPolicy: Sendable, Equatable {
     /// The default maximum number of query items: 1,024.
     public static let defaultMaximumQueryItems = 1_024
 
-    /// The allow-list in the form names are compared in. A name with no canonical form is kept as
-    /// given: no URL's target (always canonical) can equal it, so it allows nothing.
+    /// The allow-list in the form names are compared in. A name with no canonical form is
+    /// dropped: it can name no target, and kept in a `Set` it would match (by `String`'s canonical
+    /// equivalence) a name it is not byte for byte, as `"\u{212A}iosk"` would match `Kiosk`.
     private static func canonicalTargets(_ names: Set<String>) -> Set<String> {
-        Set(names.map { Names.shown($0, as: .target) })
+        Set(names.compactMap { Names.canonical($0, as: .target) })
     }
 
     /// A policy; the defaults accept any scheme and target, URLs up to 64 KiB and 1,024 query items.
