@@ -56,6 +56,19 @@ struct CTMediatorFidelityTests {
         #expect((#expect(throws: MediatorError.self) { try mediator.call(target: "Ghost", action: "go") })?.code == .targetNotFound)
     }
 
+    @Test("A URL call never reaches a NoTargetAction/response declared local-only; an in-process call does")
+    func localOnlyResponse() throws {
+        let mediator = Mediator()
+        try mediator.register(target: "NoTargetAction", actions: [Action("response", localOnly: true) { _, _ in "answered" }])
+        try mediator.register(target: "Public", actions: [Action("read") { _, _ in "read" }])
+        mediator.urlPolicy = URLPolicy(allowedTargets: ["Public"])
+        #expect(mediator.open("app://Public/missing?x=1") == nil)
+        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "app://Public/missing") })?.code == .actionNotFound)
+        mediator.urlPolicy = URLPolicy()
+        #expect(mediator.open("app://Nope/go") == nil)
+        #expect(mediator.perform(target: "Nope", action: "go") as? String == "answered")
+    }
+
     @Test("A target with a notFound handler is never dropped from the cache, whatever notFound returns")
     func notFoundKeepsCache() throws {
         let mediator = Mediator()

@@ -59,6 +59,23 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                 Action("response") { mediator, _ in probe.record(); return try mediator.call(url: "app://Nope/go?x=1") },
             ])
         }, start: { _ = try $0.call(url: "app://Nope/go") }),
+        NestingPath(name: "URL with a completion that opens the URL again", setUp: { mediator, probe in
+            try mediator.register(target: "Echo", actions: [Action("echo") { _, _ in probe.record(); return "echo" }])
+        }, start: { mediator in
+            // Each completion opens the URL again; the refused call's completion ends it.
+            let outcome = ReadWriteLock<MediatorError?>(nil)
+            @Sendable func again() {
+                mediator.open("app://Echo/echo?x=1") { result in
+                    if let error = result["error"] as? MediatorError {
+                        outcome.withLock { $0 = error }
+                    } else {
+                        again()
+                    }
+                }
+            }
+            again()
+            if let error = outcome.withLock({ $0 }) { throw error }
+        }),
         NestingPath(name: "resolved handles", setUp: { mediator, probe in
             try mediator.register(target: "Handle", actions: [
                 Action("go") { mediator, params in

@@ -45,9 +45,22 @@ extension Mediator {
     /// `completion` gets `["result": value]` when the action returned a value, `[:]` when it
     /// returned nothing, and `["error": MediatorError]` when the call failed; it is not called
     /// at all when the call is refused as `forbidden` (CTMediator's behaviour for `native` actions).
+    ///
+    /// The completion runs inside the call, so it counts toward ``maximumCallDepth`` like the
+    /// action: a completion that opens a URL again is runaway recursion too. A call refused as
+    /// `callDepthExceeded` still calls its completion, one level deeper; a completion that calls
+    /// again from there is not called back, which is where the recursion stops.
     @discardableResult
     public func open(_ url: String, completion: @Sendable ([String: any Sendable]) -> Void) -> (any Sendable)? {
-        switch dispatch(url: url) {
+        guard let depth = CallDepth.enter(limit: maximumCallDepth) else {
+            if let deeper = CallDepth.enter(limit: maximumCallDepth + 1) {
+                defer { CallDepth.restore(deeper) }
+                completion(["error": callDepthError(url: url)])
+            }
+            return nil
+        }
+        defer { CallDepth.restore(depth) }
+        switch dispatch(url: url, counted: true) {
         case .answered(let value):
             completion(value.map { ["result": $0] } ?? [:])
             return value
@@ -68,7 +81,8 @@ extension Mediator {
     }
 
     /// Parse, refuse what the rules forbid (before the query is even decoded), then dispatch.
-    func dispatch(url: String) -> URLOutcome {
+    /// `counted`: as for ``dispatch(target:action:params:shouldCacheTarget:remote:counted:)``.
+    func dispatch(url: String, counted: Bool = false) -> URLOutcome {
         let policy = urlPolicy
         let parsed: CallURL
         switch URLParser.parseHead(url, policy: policy) {
@@ -81,7 +95,7 @@ extension Mediator {
         case .success(let query): params = query
         case .failure(let error): return .failed(error)
         }
-        switch dispatch(target: parsed.target, action: parsed.action, params: params, shouldCacheTarget: false, remote: true) {
+        switch dispatch(target: parsed.target, action: parsed.action, params: params, shouldCacheTarget: false, remote: true, counted: counted) {
         case .answered(let value): return .answered(value)
         case .failed(let error): return .failed(error)
         case .unanswered: return .unanswered(target: parsed.target, action: parsed.action)
