@@ -35,6 +35,19 @@ struct BoundedErrorTests {
         #expect((byURL?.description.utf8.count ?? .max) < 1_000)
     }
 
+    @Test("Caller text in an error is cut and its control characters escaped", arguments: [
+        "app://%1B%5B2J%1B%5D0%3Bpwned%07/read", "app://Echo/%E2%80%AEtxt.exe", "app://" + String(repeating: "%C3%A9", count: 30_000) + "/read",
+        "app://Echo/" + String(repeating: "%C3%A9", count: 10_000), "app://Echo/echo?" + String(repeating: "%C3%A9", count: 5_000) + "=%zz",
+    ])
+    func callerTextInErrors(url: String) throws {
+        let mediator = Mediator()
+        try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
+        let error = #expect(throws: MediatorError.self) { try mediator.call(url: url) }
+        let text = error?.description ?? ""
+        #expect(text.utf8.count < 1_000, "\(text.utf8.count) bytes")
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(text)")
+    }
+
     @Test("Names longer than the compared length get no suggestion, even from a case-only match")
     func comparedLength() {
         let long = String(repeating: "a", count: Suggestions.maximumComparedLength + 1)
@@ -46,17 +59,17 @@ struct BoundedErrorTests {
     @Test("The banded edit distance equals the full one within its limit and exceeds the limit otherwise")
     func bandedDistance() {
         var generator = SeededGenerator(seed: 0xBA0D)
-        let alphabet = Array("abc")
+        let alphabet = Array("abc".utf8)
         for _ in 0..<3_000 {
             let a = (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
             let b = (0..<Int.random(in: 0...9, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
-            let full = Suggestions.editDistance(String(a), String(b))
+            let full = Suggestions.editDistance(a, b, limit: max(a.count, b.count))
             for limit in 0...4 {
                 let banded = Suggestions.editDistance(a, b, limit: limit)
                 if full <= limit {
-                    #expect(banded == full, "\(String(a)) \(String(b)) limit \(limit)")
+                    #expect(banded == full, "\(a) \(b) limit \(limit)")
                 } else {
-                    #expect(banded > limit, "\(String(a)) \(String(b)) limit \(limit)")
+                    #expect(banded > limit, "\(a) \(b) limit \(limit)")
                 }
             }
         }

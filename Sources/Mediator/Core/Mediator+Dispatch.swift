@@ -77,11 +77,18 @@ extension Mediator {
 
     /// Runs a call through resolution, the cache and the fallbacks. A `remote` call is refused
     /// (`forbidden`) when it resolves to a local-only action, before anything runs.
-    func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false) -> Outcome {
-        guard let depth = CallDepth.enter(limit: maximumCallDepth) else {
-            return .failed(callDepthError(target: target, action: action))
+    ///
+    /// - Parameter counted: the caller has already counted this call in ``CallDepth`` (an entry
+    ///   point that runs user code of its own around the dispatch, such as a completion).
+    func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false, counted: Bool = false) -> Outcome {
+        var depth = 0
+        if !counted {
+            guard let entered = CallDepth.enter(limit: maximumCallDepth) else {
+                return .failed(callDepthError(target: target, action: action))
+            }
+            depth = entered
         }
-        defer { CallDepth.restore(depth) }
+        defer { if !counted { CallDepth.restore(depth) } }
 
         let resolution: Resolution = state.withReadLock { registry in
             guard let slot = registry.slot(named: target) else { return .missingTarget }
@@ -144,18 +151,19 @@ extension Mediator {
             if !hasNotFound && !remote && !resolved.alwaysCached {
                 dropCachedInstance(of: resolved)
             }
-            return fallback(target: target, action: action, params: params)
+            return fallback(target: target, action: action, params: params, remote: remote)
 
         case .missingTarget:
-            return fallback(target: target, action: action, params: params)
+            return fallback(target: target, action: action, params: params, remote: remote)
         }
     }
 
     /// The global fallback's answer: the installed closure, else a registered
     /// `NoTargetAction`/`response`, called as CTMediator calls it: once, with the class name and
     /// selector string asked for. A call to a missing action of `NoTargetAction` itself ends in one
-    /// `response` call too; a missing `response` finds nothing here, so nothing recurses.
-    private func fallback(target: String, action: String, params: Params) -> Outcome {
+    /// `response` call too; a missing `response` finds nothing here, so nothing recurses. A remote
+    /// call never reaches a `response` declared local-only: it counts as absent.
+    private func fallback(target: String, action: String, params: Params, remote: Bool) -> Outcome {
         enum Handler {
             case closure(Fallback)
             case target(ResolvedTarget, RegisteredAction)
@@ -164,7 +172,8 @@ extension Mediator {
         let handler: Handler = state.withReadLock { registry in
             if let fallback = registry.fallback { return .closure(fallback) }
             guard let slot = registry.slots[Self.noTargetActionName],
-                  let response = slot.definition.action(named: Self.noTargetActionResponse)
+                  let response = slot.definition.action(named: Self.noTargetActionResponse),
+                  !(remote && response.isLocalOnly)
             else { return .none }
             return .target(slot.resolved, response)
         }
@@ -195,13 +204,15 @@ extension Mediator {
     static let noTargetActionName = "NoTargetAction"
     static let noTargetActionResponse = "response"
 
-    /// The instance for a call, or the error to fail it with: the mediator's own refusal
-    /// (`cyclicTargetCreation`) as it is, a factory's error wrapped as `actionFailed`.
-    private func makeInstance(of target: ResolvedTarget, cache: Bool, action: String) -> Result<any TargetInstance, MediatorError> {
+    /// The instance for a call, or the error to fail it with: a factory's error wrapped as
+    /// `actionFailed`, except a creation cycle, which passes up unwrapped through every factory it
+    /// crossed (as `callDepthExceeded` does through actions): the cycle is the reason, and it
+    /// names every target in it.
+    func makeInstance(of target: ResolvedTarget, cache: Bool, action: String) -> Result<any TargetInstance, MediatorError> {
         do {
             return .success(try instance(of: target, cache: cache))
-        } catch var error as MediatorError where error.code == .cyclicTargetCreation && error.action == nil {
-            error.action = action
+        } catch var error as MediatorError where error.code == .cyclicTargetCreation {
+            if error.action == nil { error.action = action }
             return .failure(error)
         } catch {
             return .failure(creationFailure(error, target: target.name, action: action))
@@ -238,19 +249,35 @@ extension Mediator {
         )
     }
 
+    /// The refusal of a URL call nested deeper than ``maximumCallDepth``, before its URL is parsed.
+    func callDepthError(url: String) -> MediatorError {
+        MediatorError(
+            .callDepthExceeded,
+            reason: "\(describe(url, limit: 120)) not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does a completion or an action call itself without end?"
+        )
+    }
+
     /// The precise error for a call nothing answered. Computed only on the throwing path, with
-    /// bounded work (see ``Suggestions`` and ``NameListing``).
+    /// bounded work (see ``Suggestions`` and ``NameListing``), after the lock is released: only
+    /// the names are copied out under it.
     func missError(target: String, action: String) -> MediatorError {
-        state.withReadLock { registry in
-            guard let slot = registry.slot(named: target) else {
-                return targetNotFoundError(target: target, action: action, registry: registry)
-            }
-            let names = slot.definition.actions.keys
+        enum Found {
+            case target(name: String, actionNames: [String])
+            case none(targetNames: [String])
+        }
+        let found: Found = state.withReadLock { registry in
+            guard let slot = registry.slot(named: target) else { return .none(targetNames: Array(registry.slots.keys)) }
+            return .target(name: slot.definition.name, actionNames: Array(slot.definition.actions.keys))
+        }
+        switch found {
+        case .none(let names):
+            return targetNotFoundError(target: target, action: action, registeredNames: names)
+        case .target(let name, let names):
             let listing = NameListing(names)
-            var reason = "target \"\(slot.definition.name)\" has no action \"\(MediatorError.shortened(action))\""
+            var reason = "target \"\(name)\" has no action \"\(MediatorError.shortened(action))\""
             if let problem = Names.problem(with: action, as: .action) { reason += " (\(problem))" }
             return MediatorError(
-                .actionNotFound, target: slot.definition.name, action: action,
+                .actionNotFound, target: name, action: action,
                 availableNames: listing.names, omittedNameCount: listing.omittedCount,
                 suggestion: Suggestions.closest(to: Names.stripped(action, as: .action), in: names),
                 reason: reason
@@ -262,13 +289,13 @@ extension Mediator {
 extension Mediator {
     /// The error for an unknown target name, for this package's command-line layer.
     package func unknownTargetError(_ name: String) -> MediatorError {
-        state.withReadLock { targetNotFoundError(target: name, action: nil, registry: $0) }
+        targetNotFoundError(target: name, action: nil, registeredNames: state.withReadLock { Array($0.slots.keys) })
     }
 }
 
 /// The error for an unknown target name, with the first registered names and a suggestion.
-func targetNotFoundError(target: String, action: String?, registry: Registry) -> MediatorError {
-    let names = registry.slots.keys
+/// Call it without the registry's lock held: the suggestion costs time in a large registry.
+func targetNotFoundError(target: String, action: String?, registeredNames names: [String]) -> MediatorError {
     let listing = NameListing(names)
     var reason = "no target named \"\(MediatorError.shortened(target))\" is registered"
     if let problem = Names.problem(with: target, as: .target) { reason += " (\(problem))" }

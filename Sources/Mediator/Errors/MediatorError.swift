@@ -130,10 +130,9 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         return text
     }
 
-    /// A name cut to 100 Unicode scalars for messages.
+    /// A name as messages show it: cut to 100 Unicode scalars, control and format characters
+    /// escaped. Names in errors may come from a URL or a command line.
     static func shortened(_ name: String) -> String {
-        guard name.utf8.count > 100 else { return name }
-        let kept = name.unicodeScalars.prefix(100)
-        return kept.endIndex == name.endIndex ? name : String(String.UnicodeScalarView(kept)) + "…"
+        oneLine(name, limit: 100)
     }
 }

@@ -12,21 +12,31 @@ package enum Suggestions {
     ///
     /// A case-insensitive exact match wins; otherwise the smallest edit distance of at most
     /// one third of the name's length (at least 1, at most 3). Ties go to the first in sorted order.
+    /// Candidates are registered names (ASCII); they are compared as lowercased bytes in buffers
+    /// reused from one candidate to the next, so a large registry costs time but no allocation
+    /// per name.
     package static func closest(to name: String, in candidates: some Sequence<String>) -> String? {
         var length = 0
         for _ in name.unicodeScalars {
             length += 1
             if length > maximumComparedLength { return nil }
         }
-        let lowered = Array(name.lowercased())
-        let limit = min(3, max(1, lowered.count / 3))
+        // The name lowercased, one element per scalar; a scalar that is not ASCII after
+        // lowercasing can equal no byte of a registered name, so it stands as 0xFF.
+        let wanted: [UInt8] = name.lowercased().unicodeScalars.map { $0.isASCII ? UInt8($0.value) : 0xFF }
+        let limit = min(3, max(1, wanted.count / 3))
+        var table = DistanceTable(capacity: maximumComparedLength + limit)
+        var candidateBytes: [UInt8] = []
+        candidateBytes.reserveCapacity(maximumComparedLength + limit)
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            // Registered names are ASCII, so their UTF-8 count is their length in characters.
-            let candidateLength = candidate.utf8.count
-            guard abs(candidateLength - lowered.count) <= limit else { continue }
-            let distance = editDistance(lowered, Array(candidate.lowercased()), limit: limit)
+            guard abs(candidate.utf8.count - wanted.count) <= limit else { continue }
+            candidateBytes.removeAll(keepingCapacity: true)
+            for byte in candidate.utf8 {
+                candidateBytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+            }
             // A case-only difference has distance 0 and wins over any typo.
+            let distance = table.distance(wanted, candidateBytes, limit: limit)
             guard distance <= limit else { continue }
             if let current = best, distance > current.distance || (distance == current.distance && candidate > current.name) {
                 continue
@@ -36,25 +46,38 @@ package enum Suggestions {
         return best?.name
     }
 
-    /// Edit distance over characters where an insertion, deletion, substitution or swap of two
-    /// neighbours costs 1 (optimal string alignment), so `gte` is one edit from `get`.
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs), b = Array(rhs)
-        return editDistance(a, b, limit: max(a.count, b.count))
+    /// The edit distance of `a` and `b` when it is at most `limit`, else some value over `limit`.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+        var table = DistanceTable(capacity: max(a.count, b.count))
+        return table.distance(a, b, limit: limit)
+    }
+}
+
+/// Edit distance where an insertion, deletion, substitution or swap of two neighbours costs 1
+/// (optimal string alignment), so `gte` is one edit from `get`. Only cells within `limit` of the
+/// diagonal are computed, so a comparison costs O(length x limit); the three rows are kept
+/// between comparisons.
+struct DistanceTable {
+    private var twoBack: [Int] = []
+    private var previous: [Int] = []
+    private var current: [Int] = []
+
+    init(capacity: Int) {
+        twoBack.reserveCapacity(capacity + 1)
+        previous.reserveCapacity(capacity + 1)
+        current.reserveCapacity(capacity + 1)
     }
 
-    /// The edit distance of `a` and `b` when it is at most `limit`, else some value over `limit`.
-    /// Only cells within `limit` of the diagonal are computed, so the cost is
-    /// O(length x limit) rather than O(length x length).
-    static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
+    /// The distance of `a` and `b` when it is at most `limit`, else some value over `limit`.
+    mutating func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         let outside = limit + 1
-        // Three rows: two back (for swaps), previous, current.
-        var twoBack = [Int](repeating: outside, count: b.count + 1)
-        var previous = (0...b.count).map { min($0, outside) }
-        var current = [Int](repeating: outside, count: b.count + 1)
+        Self.reset(&twoBack, to: b.count + 1, outside)
+        Self.reset(&current, to: b.count + 1, outside)
+        Self.reset(&previous, to: b.count + 1, outside)
+        for j in 0...b.count { previous[j] = min(j, outside) }
         for i in 1...a.count {
             let low = max(1, i - limit), high = min(b.count, i + limit)
             current[0] = i <= limit ? i : outside
@@ -71,9 +94,15 @@ package enum Suggestions {
             }
             if high < b.count { current[high + 1] = outside }
             if rowMinimum > limit { return outside }
-            (twoBack, previous, current) = (previous, current, twoBack)
+            swap(&twoBack, &previous)
+            swap(&previous, &current)
         }
         return previous[b.count]
+    }
+
+    private static func reset(_ row: inout [Int], to count: Int, _ value: Int) {
+        row.removeAll(keepingCapacity: true)
+        row.append(contentsOf: repeatElement(value, count: count))
     }
 }
 

@@ -140,7 +140,7 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         }
         throw MediatorError(
             .invalidParameter, parameter: key,
-            reason: "invalid parameter \"\(key)\": expected \(typeName(T.self)), got \(typeName(type(of: raw))) \(describe(raw, limit: 60))"
+            reason: "invalid parameter \"\(MediatorError.shortened(key))\": expected \(typeName(T.self)), got \(typeName(type(of: raw))) \(describe(raw, limit: 60))"
         )
     }
 }
@@ -172,9 +172,9 @@ func typeName(_ type: Any.Type) -> String {
     String(describing: type)
 }
 
-/// A value as an error message shows it: strings quoted, long text cut to `limit` characters.
+/// A value as an error message shows it: strings quoted, cut to `limit` Unicode scalars, and every
+/// control or format character escaped (see ``oneLine(_:limit:)``): the value may come from
+/// outside, and the message may end up on a terminal or in a log.
 func describe(_ value: Any, limit: Int) -> String {
-    let text = value is String ? "\"\(value)\"" : String(describing: value)
-    guard text.count > limit else { return text }
-    return String(text.prefix(limit)) + "…"
+    oneLine(value is String ? "\"\(value)\"" : String(describing: value), limit: limit)
 }

@@ -39,17 +39,35 @@ extension Double: TextConvertible {
         }
     }
 
-    /// Decimal text only: `Double.init` also takes "nan", "inf" and hexadecimal, which no
-    /// person typing a number into a URL means.
     private static func parse(_ text: String) -> Double? {
-        let allowed = text.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
-                || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
-        }
-        guard allowed, let value = Double(text), value.isFinite else { return nil }
-        return value
+        parseDecimal(text, as: Double.self)
     }
+}
+
+/// Decimal text as a floating-point number, by one rule for every floating-point type:
+/// - decimal only: `init(_: String)` also takes "nan", "inf" and hexadecimal, which no person
+///   typing a number into a URL means;
+/// - an integer (optional sign and digits) must fit 64 bits and convert exactly, as an `Int` value
+///   would: "16777217" is not a `Float`, "9007199254740993" not a `Double`;
+/// - other text is read as the nearest value, as decimal fractions always are, and refused when
+///   out of range (infinite) or when non-zero text reads as zero (underflow).
+func parseDecimal<F: BinaryFloatingPoint & LosslessStringConvertible>(_ text: String, as _: F.Type) -> F? {
+    var integer = true, nonZeroDigit = false
+    for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "1")...UInt8(ascii: "9"): nonZeroDigit = true
+        case UInt8(ascii: "0"), UInt8(ascii: "-"), UInt8(ascii: "+"): break
+        case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): integer = false
+        default: return nil
+        }
+    }
+    if integer {
+        if let value = Int64(text) { return F(exactly: value) }
+        if let value = UInt64(text) { return F(exactly: value) }
+        return nil
+    }
+    guard let value = F(text), value.isFinite, value != 0 || !nonZeroDigit else { return nil }
+    return value
 }
 
 extension Bool: TextConvertible {
