@@ -73,7 +73,7 @@ struct CreationCycleTests {
         return nil
     }
 
-    @Test("Two targets whose factories need each other, created from two threads at once", arguments: [2, 3])
+    @Test("A ring of targets whose factories need each other, each created from its own thread at once", arguments: [2, 3, 4])
     func ring(size: Int) throws {
         let names = (0..<size).map { "Ring\($0)" }
         let mediator = Mediator()
@@ -90,6 +90,41 @@ struct CreationCycleTests {
         #expect(names.allSatisfy { !mediator.hasCachedInstance(ofTarget: $0) })
         try mediator.register(target: "After", actions: [Action("ok") { _, _ in "ok" }])
         #expect(mediator.perform(target: "After", action: "ok") as? String == "ok")
+    }
+
+    @Test("A cycle through a creation nested on one thread names every target in it")
+    func nestedCreationInCycle() throws {
+        // Thread 1 creates A, whose factory creates B on the same thread, whose factory asks for C;
+        // thread 2 creates C, whose factory asks for A: C -> A -> B -> C.
+        let mediator = Mediator()
+        let barrier = OneShotBarrier(count: 2)
+        let touch = [Action<Box>("touch") { _, _ in "touched" }]
+        try mediator.register(target: "A", make: { mediator in
+            _ = try mediator.call(target: "B", action: "touch", shouldCacheTarget: true)
+            return Box()
+        }, actions: touch)
+        for (name, next) in [("B", "C"), ("C", "A")] {
+            try mediator.register(target: name, make: { mediator in
+                guard barrier.arrive() else { throw FixtureError(message: "the other factory never started") }
+                _ = try mediator.call(target: next, action: "touch", shouldCacheTarget: true)
+                return Box()
+            }, actions: touch)
+        }
+        let errors = createAtOnce(["A", "C"], in: mediator)
+        let named = errors.compactMap(cycleError).filter { error in ["A", "B", "C"].allSatisfy { error.reason.contains("\"\($0)\"") } }
+        #expect(!named.isEmpty, "\(errors)")
+        print("Nested cycle: \(named.first.map(String.init(describing:)) ?? "none")")
+    }
+
+    @Test("A handle that creates a cached target in a cycle throws cyclicTargetCreation itself, not wrapped")
+    func handleCycle() throws {
+        let mediator = Mediator()
+        try mediator.register(target: "Self", make: { mediator in
+            _ = try mediator.handle(target: "Self", action: "touch", shouldCacheTarget: true)
+            return Box()
+        }, actions: [Action("touch") { _, _ in "touched" }])
+        let error = #expect(throws: MediatorError.self) { try mediator.handle(target: "Self", action: "touch", shouldCacheTarget: true) }
+        #expect(error?.code == .cyclicTargetCreation, "\(String(describing: error))")
     }
 
     @Test("On one thread, a factory asking for its own target still fails with the cycle named")

@@ -70,11 +70,8 @@ extension Mediator {
         var instance = resolved.cached
         if instance == nil && resolved.make == nil { instance = self }
         if instance == nil && (shouldCacheTarget || resolved.alwaysCached) {
-            do {
-                instance = try self.instance(of: resolved, cache: true)
-            } catch {
-                throw creationFailure(error, target: resolved.name, action: found.name)
-            }
+            // The same mapping as dispatch: a creation cycle as it is, a factory's error wrapped.
+            instance = try makeInstance(of: resolved, cache: true, action: found.name).get()
         }
         return ActionHandle(target: resolved.name, action: found.name, run: found.run, instance: instance, make: resolved.make, mediator: self)
     }
