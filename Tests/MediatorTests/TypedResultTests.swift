@@ -74,6 +74,9 @@ struct TypedResultTests {
         (3.0 as Double, "Int", 3.0), (3.5 as Double, "Int", nil), (300, "Int8", nil), (-1, "UInt", nil),
         (Int64.max, "Int", Double(Int64.max)), (9_007_199_254_740_993 as Int, "Double", nil),
         ("0.1", "Float", Double(Float(0.1))), ("1e39", "Float", nil), ("16777216", "Float", 16_777_216.0),
+        ("16777217", "Float", nil), ("9007199254740993", "Double", nil), ("9007199254740992", "Double", 9_007_199_254_740_992),
+        ("1e-50", "Float", nil), ("1e-400", "Double", nil), ("0.0", "Float", 0), ("-0", "Double", 0), ("300", "Int8", nil),
+        ("18446744073709551615", "UInt64", Double(UInt64.max)), ("-1", "UInt64", nil), ("+7", "Int8", 7),
     ] as [(any Sendable, String, Double?)])
     func exactNumbers(result: any Sendable, type: String, expected: Double?) throws {
         let mediator = Mediator()
@@ -89,6 +92,7 @@ struct TypedResultTests {
         case "Int": Result { () throws(MediatorError) in try decoded(Int.self) }
         case "Int8": Result { () throws(MediatorError) in try decoded(Int8.self) }
         case "UInt": Result { () throws(MediatorError) in try decoded(UInt.self) }
+        case "UInt64": Result { () throws(MediatorError) in try decoded(UInt64.self) }
         default: Result { () throws(MediatorError) in try decoded(Double.self) }
         }
         switch (outcome, expected) {

@@ -93,32 +93,28 @@ private func isPrimitive(_ type: Any.Type) -> Bool {
 ///
 /// One rule for every numeric type: a number converts only when `T` holds it exactly and in range
 /// (an `Int` 300 does not fit an `Int8`, 16777217 does not fit a `Float`, 1e39 is out of a
-/// `Float`'s range, 0.5 is not an `Int`). Decimal text is read as the nearest value of `T`, as
-/// decimal fractions always are, and refused when it is out of `T`'s range.
+/// `Float`'s range, 0.5 is not an `Int`). Integer text is such a number; other decimal text is read
+/// as the nearest value of `T` and refused out of range or when it underflows (``parseDecimal(_:as:)``).
 private func convertPrimitive<T>(_ value: Any, to type: T.Type) -> T? {
     // `Int` and `Double` are text-convertible too; what the text rules refuse (an `Int64` result
     // asked for as `Int`) goes on to the numeric rules below.
     if let convertible = T.self as? any TextConvertible.Type, let converted = convertible.convert(from: value) as? T {
         return converted
     }
+    let text = (value as? String) ?? (value as? Substring).map(String.init)
     if let integerType = T.self as? any BinaryInteger.Type {
         if let integer = value as? any BinaryInteger { return integerType.init(exactly: integer) as? T }
         if let number = value as? any BinaryFloatingPoint { return integerType.init(exactly: number) as? T }
-        guard let integer = Int.convert(from: value) else { return nil }
-        return integerType.init(exactly: integer) as? T
+        guard let text else { return nil }
+        // Fixed-width types read the text themselves, so a `UInt64` takes values past `Int.max`.
+        if let fixedWidth = integerType as? any FixedWidthInteger.Type { return fixedWidth.init(text, radix: 10) as? T }
+        return Int.convert(from: text).flatMap { integerType.init(exactly: $0) as? T }
     }
     if let floatingType = T.self as? any BinaryFloatingPoint.Type {
         if let number = value as? any BinaryFloatingPoint { return floatingType.init(exactly: number) as? T }
         if let integer = value as? any BinaryInteger { return floatingType.init(exactly: integer) as? T }
-        // Text: checked to be decimal (no "nan", "inf" or hexadecimal) by the Double rules, then
-        // read by the type itself where it can, so it is rounded once.
-        guard let number = Double.convert(from: value) else { return nil }
-        if let textual = floatingType as? any (BinaryFloatingPoint & LosslessStringConvertible).Type,
-           let parsed = textual.init(String(describing: value)) {
-            return parsed.isFinite ? parsed as? T : nil
-        }
-        let rounded = floatingType.init(number)
-        return rounded.isFinite ? rounded as? T : nil
+        guard let text, let textual = floatingType as? any (BinaryFloatingPoint & LosslessStringConvertible).Type else { return nil }
+        return parseDecimal(text, as: textual) as? T
     }
     return nil
 }
