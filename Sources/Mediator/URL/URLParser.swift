@@ -120,13 +120,13 @@ enum URLParser {
             case .success(let decoded): key = decoded
             case .failure(let problem):
                 let shown = String(decoding: rawKey, as: UTF8.self)
-                return .failure(invalid(url, "the query key \"\(shown)\" has \(problem)", target: target, action: action, parameter: shown))
+                return .failure(invalid(url, "the query key \"\(MediatorError.shortened(shown))\" has \(problem)", target: target, action: action, parameter: shown))
             }
             let value: String
             switch percentDecode(rawValue) {
             case .success(let decoded): value = decoded
             case .failure(let problem):
-                return .failure(invalid(url, "the value of query key \"\(key)\" has \(problem)", target: target, action: action, parameter: key))
+                return .failure(invalid(url, "the value of query key \"\(MediatorError.shortened(key))\" has \(problem)", target: target, action: action, parameter: key))
             }
             switch values[key] {
             case nil: values[key] = value
@@ -195,7 +195,7 @@ enum URLParser {
         }
         guard let canonical = Names.canonical(name, as: role) else {
             let problem = Names.problem(with: name, as: role) ?? "not a valid name"
-            return .failure(invalid(url, "the \(role.word) \"\(name)\" is not a valid name (\(problem))"))
+            return .failure(invalid(url, "the \(role.word) \"\(MediatorError.shortened(name))\" is not a valid name (\(problem))"))
         }
         return .success(canonical)
     }
