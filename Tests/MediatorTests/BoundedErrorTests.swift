@@ -30,8 +30,10 @@ struct BoundedErrorTests {
         let error = #expect(throws: MediatorError.self) { try mediator.call(target: name, action: "x") }
         #expect(error?.suggestion == nil)
         #expect((error?.description.utf8.count ?? .max) < 1_000)
+        // Longer than any name can be: refused before any lookup.
         let byURL = #expect(throws: MediatorError.self) { try mediator.call(url: "app://\(name)/x") }
-        #expect(byURL?.code == .targetNotFound)
+        #expect(byURL?.code == .invalidURL)
+        #expect(byURL?.reason.contains("at most 256 bytes") == true)
         #expect((byURL?.description.utf8.count ?? .max) < 1_000)
     }
 

@@ -48,6 +48,20 @@ struct CanonicalNameTests {
         }
     }
 
+    @Test("Names are at most 256 bytes, prefix not counted")
+    func maximumLength() throws {
+        let mediator = Mediator()
+        let longest = String(repeating: "n", count: 256)
+        try mediator.register(target: "Target_" + longest, actions: [Action("Action_" + longest) { _, _ in "ok" }])
+        #expect(mediator.perform(target: longest, action: longest) as? String == "ok")
+        let tooLong = longest + "n"
+        #expect((#expect(throws: MediatorError.self) { try mediator.register(target: tooLong, actions: []) })?.code == .invalidName)
+        #expect((#expect(throws: MediatorError.self) { try mediator.register(target: "T", actions: [Action(tooLong) { _, _ in nil }]) })?.code == .invalidName)
+        let error = #expect(throws: MediatorError.self) { try mediator.call(target: tooLong, action: longest) }
+        #expect(error?.code == .targetNotFound)
+        #expect(error?.reason.contains("names are at most 256 bytes long") == true)
+    }
+
     @Test("A doubled prefix does not reach the target or action it would strip to")
     func doubledPrefixLookups() throws {
         let mediator = Mediator()

@@ -7,6 +7,9 @@
 enum Names {
     static let targetPrefix = "Target_"
     static let actionPrefix = "Action_"
+    /// The longest canonical name, in bytes. A longer name is invalid wherever it is met, so a
+    /// 20 KB name from a URL is refused before it is hashed for a lookup (twice per failed call).
+    static let maximumLength = 256
 
     /// What a name names, which decides the prefix it may carry.
     enum Role: Sendable {
@@ -19,8 +22,8 @@ enum Names {
     /// The one form of `name` the registry stores and compares: the role's prefix stripped at most
     /// once (and, for an action, one trailing `:` of an Objective-C selector string), or `nil` when
     /// what is left is not a valid name: empty, a byte outside ASCII letters, digits, `_`, `-` and
-    /// `.`, or still carrying the prefix (`Target_Target_X`), which would otherwise be a second
-    /// spelling of another name.
+    /// `.`, longer than ``maximumLength`` bytes, or still carrying the prefix (`Target_Target_X`),
+    /// which would otherwise be a second spelling of another name.
     ///
     /// Only ASCII is accepted, so comparing canonical names with `==` (or hashing them) compares
     /// their bytes: for ASCII text, canonical equivalence is byte equality. That is why a lookup
@@ -44,6 +47,7 @@ enum Names {
         guard canonical(name, as: role) == nil else { return nil }
         let rest = stripped(name, as: role)
         if rest.isEmpty { return "a name must not be empty" }
+        if rest.utf8.count > maximumLength { return "names are at most \(maximumLength) bytes long" }
         if !rest.utf8.allSatisfy(isNameByte) {
             return "names use only ASCII letters, digits, \"_\", \"-\" and \".\" (compared byte for byte)"
         }
@@ -95,7 +99,7 @@ enum Names {
     }
 
     private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>, as role: Role) -> Bool {
-        guard !bytes.isEmpty else { return false }
+        guard !bytes.isEmpty, bytes.count <= maximumLength else { return false }
         for byte in bytes where !isNameByte(byte) { return false }
         // Both prefixes are seven bytes ending in "_": most names fail that test at once.
         guard bytes.count >= 7, bytes[6] == UInt8(ascii: "_") else { return true }
