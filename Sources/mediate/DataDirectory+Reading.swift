@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MediatorCommandLine
 
 extension DataDirectory {
     /// The largest state file `mediate` reads or writes: 64 MiB. A larger file is refused, never
@@ -48,11 +49,3 @@ extension DataDirectory {
         .refusing(path, "it is larger than the limit of \(maximumStateFileSize >> 20) MiB (\(maximumStateFileSize) bytes)")
     }
 }
-
-#if canImport(Darwin)
-private let systemRead = Darwin.read
-#elseif canImport(Glibc)
-private let systemRead = Glibc.read
-#elseif canImport(Musl)
-private let systemRead = Musl.read
-#endif

@@ -172,11 +172,3 @@ struct LineReader {
         }
     }
 }
-
-#if canImport(Darwin)
-private let systemRead = Darwin.read
-#elseif canImport(Glibc)
-private let systemRead = Glibc.read
-#elseif canImport(Musl)
-private let systemRead = Musl.read
-#endif

@@ -66,11 +66,3 @@ func waitUntilReady(_ descriptor: Int32, for events: Int16) -> Int32? {
     // Ready, or hung up or in error: the next read or write says which.
     return nil
 }
-
-#if canImport(Darwin)
-private let systemWrite = Darwin.write
-#elseif canImport(Glibc)
-private let systemWrite = Glibc.write
-#elseif canImport(Musl)
-private let systemWrite = Musl.write
-#endif
