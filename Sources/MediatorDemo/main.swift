@@ -13,7 +13,7 @@ do {
     try Target_Accounts.register(in: mediator)
     try Target_Notes.register(in: mediator)
 
-    print("targets:", mediator.targetNames.joined(separator: ", "))
+    print("targets:", mediator.targets.map(\.name).joined(separator: ", "))
 
     // Typed extension wrappers: no strings at the call site.
     let user = try mediator.accountsSignUp(username: "ada", password: "analytical")

@@ -23,7 +23,7 @@ struct CanonicalNameTests {
         #expect(Target_Target_Public.targetName == "Target_Target_Public")
         let error = #expect(throws: MediatorError.self) { try mediator.register(Target_Target_Public.self) { _ in Target_Target_Public() } }
         #expect(error?.code == .invalidName)
-        #expect(mediator.targetNames.isEmpty)
+        #expect(mediator.targets.isEmpty)
         #expect(Target_Counter.targetName == "Counter")
     }
 
@@ -204,7 +204,7 @@ struct UnicodeNameTests {
         let kelvin = "\u{212A}iosk"
         #expect(kelvin == "Kiosk")  // what String equality alone would do
         _ = try mediator.call(target: "Kiosk", action: "open", shouldCacheTarget: true)
-        #expect(mediator.actionNames(ofTarget: kelvin) == nil)
+        #expect(mediator.target(named: kelvin) == nil)
         #expect(!mediator.hasCachedInstance(ofTarget: kelvin))
         #expect(!mediator.releaseCachedTarget(fullName: "Target_" + kelvin))
         #expect(!mediator.unregister(target: kelvin))

@@ -98,4 +98,15 @@ struct FallbackTests {
         #expect(fromFallback?.underlying as? FixtureError == FixtureError(message: "fallback exploded"))
     }
 
+
+    @Test("App code can fail a call with its own MediatorError from a fallback; the caller gets it with its code")
+    func fallbackThrowsMediatorError() {
+        mediator.setFallback { _, _, _ in
+            throw MediatorError(.forbidden, reason: "this build has no such feature")
+        }
+        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Ghost", action: "boo") }
+        #expect(error?.code == .forbidden)
+        #expect(error?.target == "Ghost" && error?.action == "boo")
+        #expect(error?.description == "Ghost/boo: this build has no such feature")
+    }
 }

@@ -35,8 +35,8 @@ struct NameResolutionTests {
     @Test("A target registered under its full name is stored under its short name")
     func registeredByFullName() throws {
         try mediator.register(target: "Target_Clock", actions: [Action("Action_now") { _, _ in 0 }])
-        #expect(mediator.targetNames == ["Clock", "Math"])
-        #expect(mediator.actionNames(ofTarget: "Target_Clock") == ["now"])
+        #expect(mediator.targets.map(\.name) == ["Clock", "Math"])
+        #expect(mediator.target(named: "Target_Clock")?.actions.map(\.name) == ["now"])
         #expect(mediator.canPerform(target: "Clock", action: "now"))
     }
 

@@ -31,7 +31,7 @@ struct RegistrationTests {
         #expect(error?.code == .duplicateAction)
         #expect(error?.target == "Notes")
         #expect(error?.action == "create")
-        #expect(mediator.targetNames.isEmpty)
+        #expect(mediator.targets.isEmpty)
     }
 
     @Test("replacingExisting swaps a target and drops its cached instance")
@@ -58,7 +58,7 @@ struct RegistrationTests {
             try mediator.register(target: "Fine", actions: [Action(name) { _, _ in nil }])
         }
         #expect(actionError?.code == .invalidName)
-        #expect(mediator.targetNames.isEmpty)
+        #expect(mediator.targets.isEmpty)
     }
 
     @Test("Actions can be added to a registered target; duplicates and other instance types are refused")
@@ -80,7 +80,7 @@ struct RegistrationTests {
             try mediator.addActions([Action<Box>("other") { _, _ in 0 }], toTarget: "Nobody")
         }
         #expect(missing?.code == .targetNotFound)
-        #expect(mediator.actionNames(ofTarget: "Counter") == ["double", "fail", "identity", "nothing", "triple"])
+        #expect(mediator.target(named: "Counter")?.actions.map(\.name) == ["double", "fail", "identity", "nothing", "triple"])
     }
 
     @Test("Unregistering removes the target")

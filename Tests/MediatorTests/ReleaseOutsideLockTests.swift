@@ -13,7 +13,7 @@ final class CallsBackOnDeinit: Sendable {
 
     deinit {
         // A read, a write and a call: each takes the mediator's lock.
-        let names = mediator.targetNames.joined(separator: ",")
+        let names = mediator.targets.map(\.name).joined(separator: ",")
         mediator.releaseAllCachedTargets()
         log.add("deinit saw \(names), echo \(mediator.perform(target: "Echo", action: "say") as? String ?? "nil")")
     }

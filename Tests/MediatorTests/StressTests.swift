@@ -188,7 +188,7 @@ struct StressTests {
             #expect(mediator.perform(target: name, action: "name") as? String == name, "\(name)")
         }
         for (thread, count) in ownActions.withLock({ $0 }).enumerated() {
-            #expect(mediator.actionNames(ofTarget: "Own\(thread)")?.count == count)
+            #expect(mediator.target(named: "Own\(thread)")?.actions.count == count)
         }
 
         // One instance per cached target between releases: a target makes at most one instance

@@ -51,15 +51,4 @@ public final class Mediator: Sendable {
     public init(maximumCallDepth: Int = Mediator.defaultMaximumCallDepth) {
         self.maximumCallDepth = max(1, maximumCallDepth)
     }
-
-    /// The short names of the registered targets, sorted.
-    public var targetNames: [String] {
-        state.withReadLock { $0.targetNames }
-    }
-
-    /// The short names of the actions of `target` (short or full name), sorted; `nil` when no such
-    /// target is registered.
-    public func actionNames(ofTarget target: String) -> [String]? {
-        state.withReadLock { $0.slot(named: target)?.definition.actionNames }
-    }
 }

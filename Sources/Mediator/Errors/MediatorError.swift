@@ -75,8 +75,27 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// What went wrong, in words, without the target and action prefix.
     public let reason: String
 
-    /// For this package's own modules (the command-line layer builds the same errors).
-    package init(
+    /// An error with a code, the names it concerns and a reason: for app code that fails a call
+    /// itself, in a fallback, a `notFound` handler or a hand-written typed wrapper, the way the
+    /// mediator does.
+    ///
+    /// ```swift
+    /// mediator.setFallback { target, action, _ in
+    ///     throw MediatorError(.forbidden, target: target, action: action, reason: "this build has no \(target)")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - code: the kind of failure; one of the ``Code`` constants, or a code of your own.
+    ///   - target: the target asked for, if any.
+    ///   - action: the action asked for, if any.
+    ///   - parameter: the parameter at fault, for ``Code/invalidParameter``.
+    ///   - availableNames: names that would have been accepted (the first 20 are enough).
+    ///   - omittedNameCount: how many accepted names exist beyond `availableNames`.
+    ///   - suggestion: the closest accepted name, when the one asked for looks like a typo of it.
+    ///   - underlying: the error that caused this one, for ``Code/actionFailed``.
+    ///   - reason: what went wrong, in words, without the target and action prefix.
+    public init(
         _ code: Code,
         target: String? = nil,
         action: String? = nil,

@@ -8,7 +8,7 @@ import Mediator
 extension JSONValue {
     /// A call's result as JSON: strings, numbers, `Bool`, `nil`, arrays, string-keyed dictionaries,
     /// ``Params`` and `Encodable` values as themselves; anything else as the string of its description.
-    public init(result: Any?) {
+    package init(result: Any?) {
         // A nil result, or an Optional holding nothing; casts below see through Optionals that hold a value.
         guard let value = result, !isNil(value) else { self = .null; return }
         switch value {
@@ -37,7 +37,7 @@ extension JSONValue {
 
     /// The value as a call parameter: objects become `[String: any Sendable]`, arrays
     /// `[any Sendable]`, whole numbers `Int`, `null` a `nil` (which params treat as absent).
-    public var parameterValue: any Sendable {
+    package var parameterValue: any Sendable {
         switch self {
         case .null: return String?.none
         case .bool(let value): return value

@@ -2,7 +2,7 @@ import Mediator
 
 /// A JSON value. Hand-written (parser and serializer) so the command-line layer does not load
 /// Foundation, which costs more at process start than the rest of `mediate` put together.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -15,7 +15,7 @@ public enum JSONValue: Equatable, Sendable {
     /// Non-finite doubles, which JSON cannot express, print as `null`. Control characters, bidi
     /// controls and invisible format characters in strings print as `\uXXXX` escapes, so the text
     /// is safe to show on a terminal.
-    public var serialized: String {
+    package var serialized: String {
         var output = ""
         write(to: &output)
         return output
@@ -83,17 +83,17 @@ public enum JSONValue: Equatable, Sendable {
 
 extension JSONValue {
     /// Why text is not JSON, with the byte offset where parsing stopped.
-    public struct ParseError: Error, CustomStringConvertible, Equatable {
-        public let offset: Int
-        public let reason: String
-        public var description: String { "\(reason) at byte \(offset)" }
+    package struct ParseError: Error, CustomStringConvertible, Equatable {
+        package let offset: Int
+        package let reason: String
+        package var description: String { "\(reason) at byte \(offset)" }
     }
 
     /// How deeply arrays and objects may nest; deeper input is refused rather than risking the stack.
-    public static let maximumDepth = 256
+    package static let maximumDepth = 256
 
     /// Parses one JSON value (RFC 8259), with nothing but whitespace after it.
-    public init(parsing text: String) throws(ParseError) {
+    package init(parsing text: String) throws(ParseError) {
         var parser = Parser(bytes: Array(text.utf8))
         parser.skipWhitespace()
         let value = try parser.value(depth: 0)
