@@ -25,7 +25,7 @@ public struct ActionHandle: Sendable {
     @discardableResult
     public func call(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
         guard let depth = CallDepth.enter(limit: mediator.maximumCallDepth) else {
-            throw mediator.callDepthError(target: self.target, action: action)
+            throw mediator.callDepthExceededError(target: self.target, action: action)
         }
         defer { CallDepth.restore(depth) }
 
@@ -33,12 +33,12 @@ public struct ActionHandle: Sendable {
         do {
             target = try instance ?? make.map { try $0(mediator) } ?? mediator
         } catch {
-            throw mediator.creationFailure(error, target: self.target, action: action)
+            throw mediator.creationFailedError(from: error, target: self.target, action: action)
         }
         do {
             return try run(target, params)
         } catch {
-            throw mediator.wrap(error, target: self.target, action: action, doing: "the action failed")
+            throw mediator.actionFailedError(from: error, target: self.target, action: action, context: "the action failed")
         }
     }
 
@@ -65,7 +65,7 @@ extension Mediator {
             return .action(slot.resolved, found)
         }
         guard case .action(let resolved, let found) = resolution else {
-            throw missError(target: target, action: action)
+            throw notAnsweredError(target: target, action: action)
         }
         var instance = resolved.cached
         if instance == nil && resolved.make == nil { instance = self }

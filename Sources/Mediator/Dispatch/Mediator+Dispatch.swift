@@ -45,7 +45,7 @@ extension Mediator {
         switch dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) {
         case .answered(let value): return value
         case .failed(let error): throw error
-        case .unanswered: throw missError(target: target, action: action)
+        case .unanswered(let target, let action): throw notAnsweredError(target: target, action: action)
         }
     }
 
@@ -56,14 +56,6 @@ extension Mediator {
     }
 
     // MARK: Internals
-
-    /// How a dispatch ended. `unanswered` carries no details: the `nil`-returning path must not pay
-    /// for building an error it throws away.
-    enum Outcome {
-        case answered((any Sendable)?)
-        case failed(MediatorError)
-        case unanswered
-    }
 
     /// What the registry holds for a (target, action) pair, copied out of the lock.
     enum Resolution {
@@ -84,7 +76,7 @@ extension Mediator {
         var depth = 0
         if !counted {
             guard let entered = CallDepth.enter(limit: maximumCallDepth) else {
-                return .failed(callDepthError(target: target, action: action))
+                return .failed(callDepthExceededError(target: target, action: action))
             }
             depth = entered
         }
@@ -107,7 +99,7 @@ extension Mediator {
             do {
                 return .answered(try run(instance, params))
             } catch {
-                return .failed(wrap(error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), doing: "the action failed"))
+                return .failed(actionFailedError(from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
             }
 
         case .action(let resolved, let found):
@@ -125,7 +117,7 @@ extension Mediator {
             do {
                 return .answered(try found.run(instance, params))
             } catch {
-                return .failed(wrap(error, target: resolved.name, action: found.name, doing: "the action failed"))
+                return .failed(actionFailedError(from: error, target: resolved.name, action: found.name, context: "the action failed"))
             }
 
         case .missingAction(let resolved, let notFound):
@@ -142,7 +134,7 @@ extension Mediator {
                 } catch is NoNotFoundHandler {
                     // `MediatorTarget`'s default: the target has no notFound of its own.
                 } catch {
-                    return .failed(wrap(error, target: resolved.name, action: action, doing: "no such action, and the target's notFound failed"))
+                    return .failed(actionFailedError(from: error, target: resolved.name, action: action, context: "no such action, and the target's notFound failed"))
                 }
             }
             // CTMediator's rule: a target without a notFound handler is dropped from the cache when
@@ -181,7 +173,7 @@ extension Mediator {
             let answer: (any Sendable)?
             switch handler {
             case .none:
-                return .unanswered
+                return .unanswered(target: target, action: action)
             case .closure(let fallback):
                 answer = try fallback(target, action, params)
             case .target(let resolved, let response):
@@ -194,9 +186,9 @@ extension Mediator {
                 ])
             }
             if let answer { return .answered(answer) }
-            return .unanswered
+            return .unanswered(target: target, action: action)
         } catch {
-            return .failed(wrap(error, target: target, action: action, doing: "not found, and the fallback failed"))
+            return .failed(actionFailedError(from: error, target: target, action: action, context: "not found, and the fallback failed"))
         }
     }
 
@@ -215,94 +207,7 @@ extension Mediator {
             if error.action == nil { error.action = action }
             return .failure(error)
         } catch {
-            return .failure(creationFailure(error, target: target.name, action: action))
+            return .failure(creationFailedError(from: error, target: target.name, action: action))
         }
     }
-
-    /// The error for a factory that threw.
-    func creationFailure(_ error: any Error, target: String, action: String) -> MediatorError {
-        MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "could not create the target: \(error)")
-    }
-
-    /// `error` with the call's names attached. A parameter error thrown by ``Params`` is the
-    /// caller's fault and keeps its code; anything else (including errors of nested calls) is
-    /// the action's failure.
-    func wrap(_ error: any Error, target: String, action: String, doing: String) -> MediatorError {
-        // Passed up unchanged: wrapping it once per nesting level would bury the recursing call
-        // under hundreds of layers.
-        if let mediatorError = error as? MediatorError, mediatorError.code == .callDepthExceeded {
-            return mediatorError
-        }
-        if var mediatorError = error as? MediatorError, mediatorError.target == nil {
-            mediatorError.target = target
-            mediatorError.action = action
-            return mediatorError
-        }
-        return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "\(doing): \(error)")
-    }
-
-    /// The refusal of a call nested deeper than ``maximumCallDepth``.
-    func callDepthError(target: String, action: String) -> MediatorError {
-        MediatorError(
-            .callDepthExceeded, target: target, action: action,
-            reason: "not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does an action call itself without end?"
-        )
-    }
-
-    /// The refusal of a URL call nested deeper than ``maximumCallDepth``, before its URL is parsed.
-    func callDepthError(url: String) -> MediatorError {
-        MediatorError(
-            .callDepthExceeded,
-            reason: "\(describe(url, limit: 120)) not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does a completion or an action call itself without end?"
-        )
-    }
-
-    /// The precise error for a call nothing answered. Computed only on the throwing path, with
-    /// bounded work (see ``Suggestions`` and ``NameListing``), after the lock is released: only
-    /// the names are copied out under it.
-    func missError(target: String, action: String) -> MediatorError {
-        enum Found {
-            case target(name: String, actionNames: [String])
-            case none(targetNames: [String])
-        }
-        let found: Found = state.withReadLock { registry in
-            guard let slot = registry.slot(named: target) else { return .none(targetNames: Array(registry.slots.keys)) }
-            return .target(name: slot.definition.name, actionNames: Array(slot.definition.actions.keys))
-        }
-        switch found {
-        case .none(let names):
-            return targetNotFoundError(target: target, action: action, registeredNames: names)
-        case .target(let name, let names):
-            let listing = NameListing(names)
-            var reason = "target \"\(name)\" has no action \"\(MediatorError.shortened(action))\""
-            if let problem = Names.problem(with: action, as: .action) { reason += " (\(problem))" }
-            return MediatorError(
-                .actionNotFound, target: name, action: action,
-                availableNames: listing.names, omittedNameCount: listing.omittedCount,
-                suggestion: Suggestions.closest(to: Names.stripped(action, as: .action), in: names),
-                reason: reason
-            )
-        }
-    }
-}
-
-extension Mediator {
-    /// The error for an unknown target name, for this package's command-line layer.
-    package func unknownTargetError(_ name: String) -> MediatorError {
-        targetNotFoundError(target: name, action: nil, registeredNames: state.withReadLock { Array($0.slots.keys) })
-    }
-}
-
-/// The error for an unknown target name, with the first registered names and a suggestion.
-/// Call it without the registry's lock held: the suggestion costs time in a large registry.
-func targetNotFoundError(target: String, action: String?, registeredNames names: [String]) -> MediatorError {
-    let listing = NameListing(names)
-    var reason = "no target named \"\(MediatorError.shortened(target))\" is registered"
-    if let problem = Names.problem(with: target, as: .target) { reason += " (\(problem))" }
-    return MediatorError(
-        .targetNotFound, target: target, action: action,
-        availableNames: listing.names, omittedNameCount: listing.omittedCount,
-        suggestion: Suggestions.closest(to: Names.stripped(target, as: .target), in: names),
-        reason: reason
-    )
 }

@@ -144,37 +144,3 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         )
     }
 }
-
-// MARK: - Helpers shared with the decoder
-
-/// Whether `value` is an `Optional` holding nothing (possibly nested). Shared by params, the
-/// result decoder and the command-line layer.
-package func isNil(_ value: Any) -> Bool {
-    (value as? any OptionalValue)?.isNone ?? false
-}
-
-/// Lets `isNil` look inside an `Optional` boxed in an existential.
-protocol OptionalValue {
-    var isNone: Bool { get }
-}
-
-extension Optional: OptionalValue {
-    var isNone: Bool {
-        switch self {
-        case .none: true
-        case .some(let wrapped): (wrapped as? any OptionalValue)?.isNone ?? false
-        }
-    }
-}
-
-/// A short, readable name for a type in error messages (`Int`, `[String]`, `Note`).
-func typeName(_ type: Any.Type) -> String {
-    String(describing: type)
-}
-
-/// A value as an error message shows it: strings quoted, cut to `limit` Unicode scalars, and every
-/// control or format character escaped (see ``oneLine(_:limit:)``): the value may come from
-/// outside, and the message may end up on a terminal or in a log.
-func describe(_ value: Any, limit: Int) -> String {
-    oneLine(value is String ? "\"\(value)\"" : String(describing: value), limit: limit)
-}

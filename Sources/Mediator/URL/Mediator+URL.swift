@@ -36,7 +36,7 @@ extension Mediator {
         switch dispatch(url: url) {
         case .answered(let value): return value
         case .failed(let error): throw error
-        case .unanswered(let target, let action): throw missError(target: target, action: action)
+        case .unanswered(let target, let action): throw notAnsweredError(target: target, action: action)
         }
     }
 
@@ -55,7 +55,7 @@ extension Mediator {
         guard let depth = CallDepth.enter(limit: maximumCallDepth) else {
             if let deeper = CallDepth.enter(limit: maximumCallDepth + 1) {
                 defer { CallDepth.restore(deeper) }
-                completion(["error": callDepthError(url: url)])
+                completion(["error": callDepthExceededError(url: url)])
             }
             return nil
         }
@@ -68,21 +68,14 @@ extension Mediator {
             if error.code != .forbidden { completion(["error": error]) }
             return nil
         case .unanswered(let target, let action):
-            completion(["error": missError(target: target, action: action)])
+            completion(["error": notAnsweredError(target: target, action: action)])
             return nil
         }
     }
 
-    /// How a URL call ended; `unanswered` keeps the names for the throwing paths' error.
-    enum URLOutcome {
-        case answered((any Sendable)?)
-        case failed(MediatorError)
-        case unanswered(target: String, action: String)
-    }
-
     /// Parse, refuse what the rules forbid (before the query is even decoded), then dispatch.
     /// `counted`: as for ``dispatch(target:action:params:shouldCacheTarget:remote:counted:)``.
-    func dispatch(url: String, counted: Bool = false) -> URLOutcome {
+    func dispatch(url: String, counted: Bool = false) -> Outcome {
         let policy = urlPolicy
         let parsed: CallURL
         switch URLParser.parseHead(url, policy: policy) {
@@ -95,11 +88,7 @@ extension Mediator {
         case .success(let query): params = query
         case .failure(let error): return .failed(error)
         }
-        switch dispatch(target: parsed.target, action: parsed.action, params: params, shouldCacheTarget: false, remote: true, counted: counted) {
-        case .answered(let value): return .answered(value)
-        case .failed(let error): return .failed(error)
-        case .unanswered: return .unanswered(target: parsed.target, action: parsed.action)
-        }
+        return dispatch(target: parsed.target, action: parsed.action, params: params, shouldCacheTarget: false, remote: true, counted: counted)
     }
 
     /// The `forbidden` error for a URL the policy or CTMediator's `native` rule refuses. The names

@@ -1,0 +1,91 @@
+// MARK: - The errors a call fails with
+
+extension Mediator {
+    /// The error for a target factory that threw `error`.
+    func creationFailedError(from error: any Error, target: String, action: String) -> MediatorError {
+        MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "could not create the target: \(error)")
+    }
+
+    /// The error for an action (or `notFound`, or a fallback) that threw `error`, with the call's
+    /// names attached. A parameter error thrown by ``Params`` is the caller's fault and keeps its
+    /// code; anything else (including errors of nested calls) is the action's failure, described
+    /// as `context` ("the action failed").
+    func actionFailedError(from error: any Error, target: String, action: String, context: String) -> MediatorError {
+        // Passed up unchanged: wrapping it once per nesting level would bury the recursing call
+        // under hundreds of layers.
+        if let mediatorError = error as? MediatorError, mediatorError.code == .callDepthExceeded {
+            return mediatorError
+        }
+        if var mediatorError = error as? MediatorError, mediatorError.target == nil {
+            mediatorError.target = target
+            mediatorError.action = action
+            return mediatorError
+        }
+        return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "\(context): \(error)")
+    }
+
+    /// The refusal of a call nested deeper than ``maximumCallDepth``.
+    func callDepthExceededError(target: String, action: String) -> MediatorError {
+        MediatorError(
+            .callDepthExceeded, target: target, action: action,
+            reason: "not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does an action call itself without end?"
+        )
+    }
+
+    /// The refusal of a URL call nested deeper than ``maximumCallDepth``, before its URL is parsed.
+    func callDepthExceededError(url: String) -> MediatorError {
+        MediatorError(
+            .callDepthExceeded,
+            reason: "\(describe(url, limit: 120)) not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does a completion or an action call itself without end?"
+        )
+    }
+
+    /// The precise error for a call nothing answered. Computed only on the throwing path, with
+    /// bounded work (see ``Suggestions`` and ``NameListing``), after the lock is released: only
+    /// the names are copied out under it.
+    func notAnsweredError(target: String, action: String) -> MediatorError {
+        enum Found {
+            case target(name: String, actionNames: [String])
+            case none(targetNames: [String])
+        }
+        let found: Found = state.withReadLock { registry in
+            guard let slot = registry.slot(named: target) else { return .none(targetNames: Array(registry.slots.keys)) }
+            return .target(name: slot.definition.name, actionNames: Array(slot.definition.actions.keys))
+        }
+        switch found {
+        case .none(let names):
+            return targetNotFoundError(target: target, action: action, registeredNames: names)
+        case .target(let name, let names):
+            let listing = NameListing(names)
+            var reason = "target \"\(name)\" has no action \"\(MediatorError.shortened(action))\""
+            if let problem = Names.problem(with: action, as: .action) { reason += " (\(problem))" }
+            return MediatorError(
+                .actionNotFound, target: name, action: action,
+                availableNames: listing.names, omittedNameCount: listing.omittedCount,
+                suggestion: Suggestions.closest(to: Names.stripped(action, as: .action), in: names),
+                reason: reason
+            )
+        }
+    }
+}
+
+extension Mediator {
+    /// The error for an unknown target name, for this package's command-line layer.
+    package func unknownTargetError(_ name: String) -> MediatorError {
+        targetNotFoundError(target: name, action: nil, registeredNames: state.withReadLock { Array($0.slots.keys) })
+    }
+}
+
+/// The error for an unknown target name, with the first registered names and a suggestion.
+/// Call it without the registry's lock held: the suggestion costs time in a large registry.
+func targetNotFoundError(target: String, action: String?, registeredNames names: [String]) -> MediatorError {
+    let listing = NameListing(names)
+    var reason = "no target named \"\(MediatorError.shortened(target))\" is registered"
+    if let problem = Names.problem(with: target, as: .target) { reason += " (\(problem))" }
+    return MediatorError(
+        .targetNotFound, target: target, action: action,
+        availableNames: listing.names, omittedNameCount: listing.omittedCount,
+        suggestion: Suggestions.closest(to: Names.stripped(target, as: .target), in: names),
+        reason: reason
+    )
+}
