@@ -22,6 +22,12 @@ public struct ActionHandle: Sendable {
     let mediator: Mediator
 
     /// Runs the action with `params`; the result, or the reason it failed.
+    ///
+    /// - Parameter params: the call's params.
+    /// - Returns: the action's result (`nil` when it returned nothing).
+    /// - Throws: ``MediatorError``: ``MediatorError/Code/actionFailed`` when the action or the
+    ///   target's factory threw, ``MediatorError/Code/invalidParameter`` for a params error,
+    ///   ``MediatorError/Code/callDepthExceeded`` for runaway recursion.
     @discardableResult
     public func call(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
         guard let depth = CallDepth.enter(limit: mediator.maximumCallDepth) else {
@@ -43,6 +49,9 @@ public struct ActionHandle: Sendable {
     }
 
     /// Runs the action; `nil` when it returned nothing or failed.
+    ///
+    /// - Parameter params: the call's params.
+    /// - Returns: the action's result, or `nil` when it returned nothing or the call failed.
     @discardableResult
     public func perform(_ params: Params = [:]) -> (any Sendable)? {
         try? call(params)
@@ -52,9 +61,19 @@ public struct ActionHandle: Sendable {
 extension Mediator {
     /// Resolves `target`/`action` (short or full names) once, for calling many times.
     ///
-    /// - Parameter shouldCacheTarget: resolve (creating if needed) the cached instance now and
-    ///   keep it in the handle; otherwise each call makes a fresh instance (or uses the cached one
-    ///   that existed when the handle was made).
+    /// ```swift
+    /// let get = try mediator.handle(target: "Notes", action: "get")
+    /// let note = try get.call(["id": 1])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name. A missing action throws: handles skip
+    ///     `notFound` and the global fallback.
+    ///   - shouldCacheTarget: resolve (creating if needed) the cached instance now and
+    ///     keep it in the handle; otherwise each call makes a fresh instance (or uses the cached one
+    ///     that existed when the handle was made).
+    /// - Returns: a handle that calls the action without looking its names up again.
     /// - Throws: `targetNotFound` or `actionNotFound` (with suggestions), or `actionFailed` when
     ///   creating the cached instance fails.
     public func handle(target: String, action: String, shouldCacheTarget: Bool = false) throws(MediatorError) -> ActionHandle {

@@ -3,6 +3,13 @@
 extension Mediator {
     /// Releases the cached instance of a target (full name as in CTMediator, or short name).
     /// The next call creates a new one. Calls already running keep the old instance until they end.
+    ///
+    /// CTMediator's name is kept because it is what its users know, but the short name works too:
+    /// `releaseCachedTarget(fullName: "Notes")` and `releaseCachedTarget(fullName: "Target_Notes")`
+    /// release the same instance. The instance is released after the mediator's lock is dropped,
+    /// so its `deinit` may call the mediator.
+    ///
+    /// - Parameter fullName: the target's full (`Target_Notes`) or short (`Notes`) name.
     /// - Returns: whether an instance was cached.
     @discardableResult
     public func releaseCachedTarget(fullName: String) -> Bool {
@@ -14,7 +21,7 @@ extension Mediator {
         return released != nil
     }
 
-    /// Releases every cached target instance.
+    /// Releases every cached target instance; each target's next call creates a new one.
     public func releaseAllCachedTargets() {
         let released: [any TargetInstance] = state.withLock { registry in
             registry.slots.values.compactMap(release)
@@ -23,6 +30,9 @@ extension Mediator {
     }
 
     /// Whether a target (short or full name) currently has a cached instance.
+    ///
+    /// - Parameter target: the target's short or full name.
+    /// - Returns: `true` when an instance is cached; `false` for an unknown target too.
     public func hasCachedInstance(ofTarget target: String) -> Bool {
         state.withReadLock { $0.slot(named: target)?.cached != nil }
     }

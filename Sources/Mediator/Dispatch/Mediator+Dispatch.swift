@@ -8,12 +8,21 @@ extension Mediator {
     /// let note = mediator.perform(target: "Notes", action: "get", params: ["id": 1])
     /// ```
     ///
-    /// Names may be short or full (`Target_Notes`, `Action_get`). When the action is missing, the
-    /// target's `notFound` and then the global fallback may answer (see ``setFallback(_:)``).
+    /// CTMediator's name is kept because it is what its users know; the names it takes may be
+    /// short as well as full: `perform(target: "Notes", action: "get")` and
+    /// `perform(target: "Target_Notes", action: "Action_get")` are the same call (so is the
+    /// selector string `Action_get:`). When the action is missing, the target's `notFound` and
+    /// then the global fallback may answer (see ``setFallback(_:)``).
     /// Use ``call(target:action:params:shouldCacheTarget:)`` to learn why a call failed.
     ///
-    /// - Parameter shouldCacheTarget: keep the target instance for later calls. A cached instance
-    ///   is reused by every later call, whatever its flag, until released.
+    /// - Parameters:
+    ///   - target: the target's short (`Notes`) or full (`Target_Notes`) name.
+    ///   - action: the action's short (`get`) or full (`Action_get`) name.
+    ///   - params: the call's params; every value is `Sendable`.
+    ///   - shouldCacheTarget: keep the target instance for later calls. A cached instance
+    ///     is reused by every later call, whatever its flag, until released.
+    /// - Returns: the action's result (or the answer of `notFound` or a fallback); `nil` when it
+    ///   returned nothing, or when the call failed for any reason.
     @discardableResult
     public func perform(
         target: String,
@@ -29,6 +38,20 @@ extension Mediator {
 
     /// Like ``perform(target:action:params:shouldCacheTarget:)``, but throws the reason a call failed.
     ///
+    /// ```swift
+    /// do {
+    ///     let note = try mediator.call(target: "Notes", action: "get", params: ["id": "seven"])
+    /// } catch {
+    ///     print(error)   // Notes/get: invalid parameter "id": expected Int, got String "seven"
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short (`Notes`) or full (`Target_Notes`) name.
+    ///   - action: the action's short (`get`) or full (`Action_get`) name.
+    ///   - params: the call's params; every value is `Sendable`.
+    ///   - shouldCacheTarget: keep the target instance for later calls (see
+    ///     ``perform(target:action:params:shouldCacheTarget:)``).
     /// - Returns: the action's result (`nil` when the action returned nothing).
     /// - Throws: ``MediatorError`` with code `targetNotFound` or `actionNotFound` (with the names
     ///   that exist and a "did you mean"), `invalidParameter` (the key and what was wrong),
@@ -51,6 +74,11 @@ extension Mediator {
 
     /// Whether `target` is registered and has `action` (short or full names). Runs nothing and
     /// ignores fallbacks.
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    /// - Returns: `true` when the action is registered, whether or not URL calls may reach it.
     public func canPerform(target: String, action: String) -> Bool {
         state.withReadLock { $0.slot(named: target)?.definition.action(named: action) != nil }
     }

@@ -7,6 +7,16 @@ extension Mediator {
     /// let names = try mediator.call(target: "Users", action: "names", as: [String].self)
     /// ```
     ///
+    /// The result is cast, not converted: a `T` that is `Decodable` uses
+    /// ``call(target:action:params:shouldCacheTarget:as:)-3vl9j``, which also decodes plain values.
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    ///   - type: the type of the result.
+    /// - Returns: the result as a `T`.
     /// - Throws: what ``call(target:action:params:shouldCacheTarget:)`` throws, or
     ///   ``MediatorError/Code/resultTypeMismatch`` when the result is not a `T` (a `nil` result
     ///   is a mismatch unless `T` is an `Optional`).
@@ -38,7 +48,15 @@ extension Mediator {
     /// }
     /// ```
     ///
-    /// - Throws: as the generic form; a decoding failure names the path that did not fit.
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    ///   - type: the type of the result.
+    /// - Returns: the result as a `T`, decoded from plain values when needed.
+    /// - Throws: as the generic form; a decoding failure is ``MediatorError/Code/resultTypeMismatch``
+    ///   naming the path that did not fit.
     public func call<T: Decodable>(
         target: String,
         action: String,
@@ -56,6 +74,20 @@ extension Mediator {
     }
 
     /// `perform` with the result as a `T`, or `nil` when the call failed or the result is not a `T`.
+    ///
+    /// ```swift
+    /// let count = mediator.perform(target: "Notes", action: "count", as: Int.self) ?? 0
+    /// ```
+    ///
+    /// The result is cast, never converted or decoded.
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    ///   - type: the type of the result.
+    /// - Returns: the result as a `T`, or `nil`.
     public func perform<T>(
         target: String,
         action: String,

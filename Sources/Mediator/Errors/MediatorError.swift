@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// do {
-///     let note = try mediator.call(target: "Notes", action: "get", params: ["id": 7])
+///     let note = try mediator.call(target: "Notes", action: "gte", params: ["id": 7])
 /// } catch {
 ///     print(error)   // target "Notes" has no action "gte"; did you mean "get"? ...
 ///     if error.code == .actionNotFound { ... }
@@ -18,8 +18,19 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// The kind of failure. A struct rather than an enum so that new kinds can be added without
     /// breaking exhaustive switches in client code.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable text (`"targetNotFound"`), as the command line's `--json` output shows it.
         public let rawValue: String
+        /// A code from its text: one of the constants below, or a code of your own.
+        ///
+        /// ```swift
+        /// extension MediatorError.Code {
+        ///     static let unavailable = Self(rawValue: "unavailable")
+        /// }
+        /// ```
+        ///
+        /// - Parameter rawValue: the code's text.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's text, ``rawValue``.
         public var description: String { rawValue }
 
         /// No target is registered under the name asked for, and no fallback answered.
@@ -80,10 +91,17 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// mediator does.
     ///
     /// ```swift
-    /// mediator.setFallback { target, action, _ in
-    ///     throw MediatorError(.forbidden, target: target, action: action, reason: "this build has no \(target)")
+    /// mediator.setFallback { target, _, _ in
+    ///     throw MediatorError(.forbidden, reason: "this build has no \(target)")
     /// }
+    /// // try mediator.call(target: "Payments", action: "pay") throws:
+    /// // Payments/pay: this build has no Payments   (code forbidden)
     /// ```
+    ///
+    /// Thrown from an action, a factory, a `notFound` handler or a fallback, an error that names
+    /// no `target` keeps its code and gets the call's target and action names; one that names a
+    /// target reports another call's failure, so it reaches the caller wrapped as
+    /// ``Code/actionFailed`` (in ``underlying``).
     ///
     /// - Parameters:
     ///   - code: the kind of failure; one of the ``Code`` constants, or a code of your own.

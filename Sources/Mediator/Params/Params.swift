@@ -33,10 +33,21 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     public private(set) var values: [String: any Sendable]
 
     /// Params holding `values`.
+    ///
+    /// ```swift
+    /// var values: [String: any Sendable] = ["id": 42]
+    /// values["tag"] = "work"
+    /// let params = Params(values)
+    /// ```
+    ///
+    /// - Parameter values: the values by key; a `nil` value counts as absent.
     public init(_ values: [String: any Sendable] = [:]) {
         self.values = values
     }
 
+    /// Params from a dictionary literal: `["id": 42, "title": "hi"]`.
+    ///
+    /// - Parameter elements: the keys and values; when a key is repeated, the last value wins.
     public init(dictionaryLiteral elements: (String, any Sendable)...) {
         values = Dictionary(elements, uniquingKeysWith: { _, last in last })
     }
@@ -57,6 +68,9 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     public var isEmpty: Bool { values.isEmpty }
 
     /// Whether `key` holds a value that is not `nil`.
+    ///
+    /// - Parameter key: the key to look for.
+    /// - Returns: `true` when a value other than `nil` is stored under `key`.
     public func contains(_ key: String) -> Bool {
         guard let raw = values[key] else { return false }
         return !isNil(raw)
@@ -64,6 +78,16 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
 
     /// The value under `key` as a `T`, converting text where unambiguous (see the type's notes).
     ///
+    /// ```swift
+    /// let id = try params.value("id", as: Int.self)   // 42 from 42, or from "42" sent by a URL
+    /// let title: String = try params.value("title")   // the type from the context
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the parameter's name.
+    ///   - type: the type to read it as; may be left out when the context gives it.
+    /// - Returns: the value, converted when the rules of <doc:ParamsAndTextCoercion> allow (text
+    ///   to `Int`, `Double`, `Bool` and arrays; `Int` and `Double` into each other without loss).
     /// - Throws: ``MediatorError/Code/invalidParameter`` naming the key, the type asked for and
     ///   what was found, when the key is absent or its value cannot be read as `T`.
     @inlinable
@@ -90,6 +114,14 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
 
     /// The value under `key` as a `T`, or `nil` when the key is absent (or holds `nil`).
     ///
+    /// ```swift
+    /// let tag = try params.valueIfPresent("tag", as: String.self)   // nil when not sent
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the parameter's name.
+    ///   - type: the type to read it as; may be left out when the context gives it.
+    /// - Returns: the value (converted from text as ``value(_:as:)`` does), or `nil` when absent.
     /// - Throws: ``MediatorError/Code/invalidParameter`` when a value is present but cannot be
     ///   read as `T`: a wrong value is never silently treated as absent.
     @inlinable
@@ -109,10 +141,23 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     }
 
     /// The value under `key` as a `T`, or `defaultValue` when absent.
+    ///
+    /// ```swift
+    /// let tags = try params.value("tags", as: [String].self, default: [])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the parameter's name.
+    ///   - type: the type to read it as; may be left out when the context gives it.
+    ///   - defaultValue: the value when the key is absent or holds `nil`.
+    /// - Returns: the value (converted from text as ``value(_:as:)`` does), or `defaultValue`.
+    /// - Throws: ``MediatorError/Code/invalidParameter`` when a value is present but cannot be
+    ///   read as `T`.
     public func value<T>(_ key: String, as type: T.Type = T.self, default defaultValue: T) throws(MediatorError) -> T {
         try valueIfPresent(key, as: T.self) ?? defaultValue
     }
 
+    /// The params on one line, keys sorted, long values cut: `[id: 42, title: "hi"]`.
     public var description: String {
         if values.isEmpty { return "[:]" }
         let items = values.keys.sorted().map { key in "\(key): \(describe(values[key]!, limit: 60))" }

@@ -23,6 +23,27 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     let body: @Sendable (Target, Params) throws -> (any Sendable)?
 
     /// An action called `name` that runs `body`; `localOnly` refuses it to URL calls.
+    ///
+    /// ```swift
+    /// Action<Target_Cache>("reset", summary: "Forget every entry", localOnly: true) { cache, _ in
+    ///     cache.removeAll()
+    ///     return nil
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: the action's name, short (`create`) or full (`Action_create`, or the selector
+    ///     string `Action_create:`). An invalid name is kept as given and refused when the target
+    ///     is registered (``MediatorError/Code/invalidName``).
+    ///   - summary: a one-line description, shown by listings.
+    ///   - localOnly: refuse the action to remote (URL) calls. Names beginning with `native` are
+    ///     local-only whatever this says.
+    ///   - body: the action: gets the target instance (the mediator itself for a target
+    ///     registered without instances) and the call's params, and returns the result, or `nil`
+    ///     for none. What it throws reaches the caller as ``MediatorError/Code/actionFailed``
+    ///     with the error in ``MediatorError/underlying``, except a ``MediatorError`` that names no
+    ///     target (a ``Params`` error, or one the action builds itself): that one keeps its code
+    ///     and gets the call's target and action names.
     public init(
         _ name: String,
         summary: String? = nil,

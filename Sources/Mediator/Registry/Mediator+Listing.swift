@@ -28,11 +28,21 @@ public struct ActionInfo: Sendable, Equatable {
 
 extension Mediator {
     /// Every registered target with its actions, sorted by name.
+    ///
+    /// ```swift
+    /// for target in mediator.targets {
+    ///     print(target.name, target.actions.map(\.name))   // Notes ["create", "get", ...]
+    /// }
+    /// ```
     public var targets: [TargetInfo] {
         state.withReadLock { registry in registry.targetNames.compactMap { registry.slots[$0].map { info(for: $0.definition) } } }
     }
 
     /// The target registered under `name` (short or full), or `nil`.
+    ///
+    /// - Parameter name: the target's short (`Notes`) or full (`Target_Notes`) name, compared
+    ///   byte for byte.
+    /// - Returns: the target and its actions, or `nil` when no target has that name.
     public func target(named name: String) -> TargetInfo? {
         state.withReadLock { registry in registry.slot(named: name).map { info(for: $0.definition) } }
     }

@@ -9,10 +9,16 @@ extension Mediator {
     ///
     /// `make` gets the mediator that dispatches to the target, so the target can call other
     /// modules through it. It may throw; the error reaches the caller of the action as
-    /// ``MediatorError/Code/actionFailed`` and nothing is cached.
+    /// ``MediatorError/Code/actionFailed`` (a creation cycle as
+    /// ``MediatorError/Code/cyclicTargetCreation``) and nothing is cached.
     ///
-    /// - Parameter replacingExisting: replace a target already registered under the same name
-    ///   (dropping its cached instance) instead of failing.
+    /// - Parameters:
+    ///   - type: the target type; its ``MediatorTarget/targetName`` is the name callers use and
+    ///     its ``MediatorTarget/actions`` the actions they can call.
+    ///   - replacingExisting: replace a target already registered under the same name
+    ///     (dropping its cached instance) instead of failing.
+    ///   - make: makes an instance, given the mediator; called once per call, or once per cached
+    ///     instance (see <doc:CachingTargets>).
     /// - Throws: ``MediatorError/Code/duplicateTarget`` if the name is taken,
     ///   ``MediatorError/Code/duplicateAction`` if `actions` repeats a name,
     ///   ``MediatorError/Code/invalidName`` for an unusable name.
@@ -38,8 +44,17 @@ extension Mediator {
     /// ```
     ///
     /// - Parameters:
+    ///   - name: the target's name, short (`Counter`) or full (`Target_Counter`).
+    ///   - summary: a one-line description, shown by listings.
     ///   - alwaysCached: every call uses one cached instance (see ``MediatorTarget/isAlwaysCached``).
-    ///   - notFound: CTMediator's `notFound:` for this target (see ``MediatorTarget/notFound(action:params:)``).
+    ///   - replacingExisting: replace a target already registered under the same name
+    ///     (dropping its cached instance) instead of failing.
+    ///   - make: makes an instance, given the mediator; called once per call, or once per cached
+    ///     instance. It may throw, as in ``register(_:replacingExisting:make:)``.
+    ///   - actions: the actions, each getting an `Instance`.
+    ///   - notFound: CTMediator's `notFound:` for this target (see ``MediatorTarget/notFound(action:params:)``):
+    ///     gets the instance, the action name as the caller wrote it and the params. Without one,
+    ///     the target has no handler, and a missing action drops its cached instance.
     /// - Throws: as ``register(_:replacingExisting:make:)``.
     public func register<Instance: AnyObject & Sendable>(
         target name: String,
@@ -66,6 +81,15 @@ extension Mediator {
     /// ```
     ///
     /// There is no instance, so `shouldCacheTarget` has no effect on such a target.
+    ///
+    /// - Parameters:
+    ///   - name: the target's name, short (`Echo`) or full (`Target_Echo`).
+    ///   - summary: a one-line description, shown by listings.
+    ///   - replacingExisting: replace a target already registered under the same name instead
+    ///     of failing.
+    ///   - actions: the actions, each getting the mediator and the params.
+    ///   - notFound: CTMediator's `notFound:` for this target: gets the mediator, the action name
+    ///     as the caller wrote it and the params, and returns an answer or `nil`.
     /// - Throws: as ``register(_:replacingExisting:make:)``.
     public func register(
         target name: String,
@@ -83,6 +107,13 @@ extension Mediator {
 
     /// Adds actions to a registered target (short or full name). Its cached instance, if any, stays.
     ///
+    /// ```swift
+    /// try mediator.addActions([Action<Target_Notes>("count") { target, _ in target.count }], toTarget: "Notes")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - actions: the actions to add; their instance type must be the target's.
+    ///   - target: the target's short or full name.
     /// - Throws: ``MediatorError/Code/targetNotFound`` for an unknown target,
     ///   ``MediatorError/Code/targetTypeMismatch`` when the target's instances are not `Instance`,
     ///   ``MediatorError/Code/duplicateAction`` when a name is already taken (nothing is added then).
@@ -111,6 +142,8 @@ extension Mediator {
     }
 
     /// Removes a target (short or full name) and its cached instance. Calls already running finish.
+    ///
+    /// - Parameter target: the target's short or full name.
     /// - Returns: whether such a target was registered.
     @discardableResult
     public func unregister(target: String) -> Bool {
@@ -131,6 +164,17 @@ extension Mediator {
     /// `Target_Nope`), `selectorString` (`Action_go:`) and `originParams` (a ``Params``), plus
     /// `actionString` (the action as the caller wrote it). A remote (URL) call never reaches a
     /// `response` declared local-only.
+    ///
+    /// ```swift
+    /// mediator.setFallback { target, action, _ in
+    ///     "\(target)/\(action) is not available in this build"
+    /// }
+    /// ```
+    ///
+    /// The fallback's answer is returned to the caller (CTMediator returns `nil` instead); what it
+    /// throws fails the call as an action's error does. See <doc:NamesAndFallbacks>.
+    ///
+    /// - Parameter fallback: the fallback, or `nil` to remove the one installed.
     public func setFallback(_ fallback: Fallback?) {
         var fallback = fallback
         // The old fallback (and what it captured) is released after the lock is dropped.

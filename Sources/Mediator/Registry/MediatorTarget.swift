@@ -34,10 +34,26 @@ public protocol MediatorTarget: AnyObject, Sendable {
     /// the mediator goes on to the global fallback and, as CTMediator does for a class without
     /// `notFound:`, drops the target's cached instance (unless the target is always cached or the
     /// call came by URL). Only the mediator should call it.
+    ///
+    /// ```swift
+    /// func notFound(action: String, params: Params) throws -> (any Sendable)? {
+    ///     action == "fetch" ? try get(params) : nil   // an old name still answers
+    /// }
+    /// ```
+    ///
+    /// What it throws fails the call, as an action's error does.
+    ///
+    /// - Parameters:
+    ///   - action: the action name as the caller wrote it (`fetch`, `Action_fetch`, ...).
+    ///   - params: the call's params, as passed.
+    /// - Returns: the answer to the call, or `nil` to go on to the global fallback.
     func notFound(action: String, params: Params) throws -> (any Sendable)?
 }
 
 extension MediatorTarget {
+    /// The type's name without its `Target_` prefix: `Target_Notes` is `Notes`, and a type
+    /// named `Notes` is `Notes` too. A type named `Target_Target_Notes` keeps its whole name,
+    /// which registration refuses as ``MediatorError/Code/invalidName``.
     public static var targetName: String {
         // Canonical when the type's name has a canonical form; otherwise the name as it is, for
         // registration to refuse (stripping here and again there would let `Target_Target_X`
@@ -45,8 +61,19 @@ extension MediatorTarget {
         let typeName = String(describing: Self.self)
         return Names.canonical(typeName, as: .target) ?? typeName
     }
+    /// No description: `nil`.
     public static var targetSummary: String? { nil }
+    /// Not always cached: each call makes a new instance unless it asks for the cached one.
     public static var isAlwaysCached: Bool { false }
+    /// No `notFound:` handler: the mediator goes on to its global fallback and, as CTMediator does
+    /// for a target without `notFound:`, drops the target's cached instance (unless the target is
+    /// always cached or the call came by URL).
+    ///
+    /// - Parameters:
+    ///   - action: the action name as the caller wrote it.
+    ///   - params: the call's params.
+    /// - Throws: always: a marker that tells the mediator the target has no handler of its own.
+    ///   The mediator never passes it on.
     public func notFound(action: String, params: Params) throws -> (any Sendable)? { throw NoNotFoundHandler() }
 }
 

@@ -18,8 +18,12 @@ extension Mediator {
     /// arrive as strings, percent-decoded; a repeated key gives an array of strings. A URL call
     /// never reaches an action named `native...` or declared local-only, honours ``urlPolicy``,
     /// and never creates a cached target (an existing cached instance is used; targets
-    /// registered as always cached are cached). The full rules are in the README.
+    /// registered as always cached are cached). The full rules are in <doc:RemoteCallsByURL>.
     /// Use ``call(url:)`` to learn why a call failed.
+    ///
+    /// - Parameter url: the URL, as text; it comes from outside the program and is checked as such.
+    /// - Returns: the action's result, or `nil` when it returned nothing or the call failed or was
+    ///   refused.
     @discardableResult
     public func open(_ url: String) -> (any Sendable)? {
         if case .answered(let value) = dispatch(url: url) { return value }
@@ -28,6 +32,13 @@ extension Mediator {
 
     /// Like ``open(_:)``, but throws the reason a call failed.
     ///
+    /// ```swift
+    /// try mediator.call(url: "app://Notes/get?id=4x")
+    /// // throws: Notes/get: invalid parameter "id": expected Int, got String "4x"
+    /// ```
+    ///
+    /// - Parameter url: the URL, as text.
+    /// - Returns: the action's result (`nil` when the action returned nothing).
     /// - Throws: ``MediatorError`` with code `invalidURL` (quoting the URL and saying what is
     ///   wrong), `forbidden` (nothing ran), or any code ``call(target:action:params:shouldCacheTarget:)``
     ///   throws.
@@ -50,6 +61,18 @@ extension Mediator {
     /// action: a completion that opens a URL again is runaway recursion too. A call refused as
     /// `callDepthExceeded` still calls its completion, one level deeper; a completion that calls
     /// again from there is not called back, which is where the recursion stops.
+    ///
+    /// ```swift
+    /// mediator.open("app://Notes/get?id=1") { outcome in
+    ///     if let error = outcome["error"] { print("failed:", error) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: the URL, as text.
+    ///   - completion: gets the outcome, on the calling thread, before `open` returns.
+    /// - Returns: the action's result, or `nil` when it returned nothing or the call failed or was
+    ///   refused.
     @discardableResult
     public func open(_ url: String, completion: @Sendable ([String: any Sendable]) -> Void) -> (any Sendable)? {
         guard let depth = CallDepth.enter(limit: maximumCallDepth) else {

@@ -34,6 +34,12 @@ public struct URLPolicy: Sendable, Equatable {
     }
 
     /// A policy; the defaults accept any scheme and target, URLs up to 64 KiB and 1,024 query items.
+    ///
+    /// - Parameters:
+    ///   - allowedSchemes: the schemes accepted (compared case-insensitively), or `nil` for any.
+    ///   - allowedTargets: the targets URL calls may reach (short or full names), or `nil` for all.
+    ///   - maximumLength: the longest URL accepted, in UTF-8 bytes.
+    ///   - maximumQueryItems: the most query items accepted.
     public init(
         allowedSchemes: Set<String>? = nil,
         allowedTargets: Set<String>? = nil,

@@ -28,13 +28,16 @@ public struct BatchInput: Sendable {
     /// The process's standard input, read with `read(2)` in chunks.
     ///
     /// - Parameter lineLimit: the longest line accepted, in bytes (at least 1).
+    /// - Returns: an input that reads file descriptor 0 when `batch` runs.
     public static func standardInput(lineLimit: Int = defaultLineLimit) -> BatchInput {
         BatchInput(source: .descriptor(0), lineLimit: lineLimit)
     }
 
     /// `bytes` as the input, split into lines exactly as standard input would be.
     ///
-    /// - Parameter lineLimit: the longest line accepted, in bytes (at least 1).
+    /// - Parameters:
+    ///   - bytes: the whole input, lines ending at `\n`.
+    ///   - lineLimit: the longest line accepted, in bytes (at least 1).
     public init(bytes: [UInt8], lineLimit: Int = defaultLineLimit) {
         self.init(source: .bytes(bytes), lineLimit: lineLimit)
     }

@@ -15,6 +15,9 @@ public enum StandardStreams {
     /// try StandardStreams.write(#"{"ok":true}"#, to: .output)
     /// ```
     ///
+    /// - Parameters:
+    ///   - line: the text, without its newline.
+    ///   - stream: standard output or standard error.
     /// - Throws: ``StreamError`` when the system refuses the write: `ENOSPC` on a full disk,
     ///   `EPIPE` when the reading end of a pipe is closed and `SIGPIPE` is ignored. (With `SIGPIPE`
     ///   at its default, such a write ends the process instead, as for any Unix filter.)

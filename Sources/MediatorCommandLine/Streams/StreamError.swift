@@ -20,6 +20,14 @@ public struct StreamError: Error, Equatable, CustomStringConvertible {
     public let errorNumber: Int32
 
     /// The error for the system error number `errorNumber`.
+    ///
+    /// A custom ``CommandLineTool/Writer`` throws one when it cannot deliver a line:
+    ///
+    /// ```swift
+    /// throw StreamError(errorNumber: EPIPE)
+    /// ```
+    ///
+    /// - Parameter errorNumber: the system's error number (`errno`).
     public init(errorNumber: Int32) {
         self.errorNumber = errorNumber
     }

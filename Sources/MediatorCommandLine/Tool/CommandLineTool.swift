@@ -1,6 +1,6 @@
 import Mediator
 
-/// The command-line invoker: `perform`, `open`, `list` and `batch` over a ``Mediator``, with
+/// The command-line invoker: `perform`, `open`, `list` and `batch` over a `Mediator`, with
 /// stable output and exit codes. `mediate` is one program built on it; any program can expose
 /// its own mediator the same way from its `main`:
 ///
@@ -29,6 +29,8 @@ import Mediator
 public struct CommandLineTool: Sendable {
     /// Where a line of output goes.
     public enum Stream: Sendable {
+        /// `output` is standard output (results, listings, help, `--json` objects); `error` is
+        /// standard error (one line per failure, `NAME: error: ...`).
         case output, error
     }
 
@@ -54,9 +56,20 @@ public struct CommandLineTool: Sendable {
 
     /// A tool for `mediator`, called `name` in messages and help.
     ///
+    /// ```swift
+    /// let tool = CommandLineTool(
+    ///     mediator: mediator, name: "myapp", version: "1.0.0",
+    ///     extraOptions: ["--profile NAME   the settings profile to load"]
+    /// )
+    /// ```
+    ///
     /// - Parameters:
+    ///   - mediator: the mediator whose targets the tool calls and lists.
+    ///   - name: the program's name, in error lines (`myapp: error: ...`) and help.
+    ///   - version: what `--version` prints after the name.
     ///   - about: the first paragraph of `--help`.
     ///   - extraOptions: lines describing options the program handles itself (shown in `--help`).
+    ///   - aroundRequest: runs around each request (see ``RequestWrapper``); `nil` for none.
     public init(
         mediator: Mediator,
         name: String,
@@ -79,8 +92,13 @@ public struct CommandLineTool: Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - arguments: the command line without the program's name, as in
+    ///     `Array(CommandLine.arguments.dropFirst())`.
     ///   - input: what `batch` reads (see ``BatchInput``); by default standard input.
     ///   - write: prints one line (see ``Writer``); by default to standard output or standard error.
+    /// - Returns: the exit status: 0 on success, else the failure's status (64, 65, 69, 70, 74,
+    ///   77); for a `batch` that ran, 0 when every line succeeded, 1 when any failed, 74 when
+    ///   its input or output failed.
     public func run(
         _ arguments: [String],
         input: BatchInput = .standardInput(),
@@ -116,6 +134,18 @@ public struct CommandLineTool: Sendable {
 
     /// Reports a usage error found by the program itself (in its own options) the way the tool
     /// reports its own, and returns the exit status (64).
+    ///
+    /// ```swift
+    /// if profile.isEmpty {
+    ///     exit(tool.reportUsageError("--profile needs a name", json: arguments.contains("--json")))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - message: what is wrong, in one line.
+    ///   - json: report it as a `--json` error object too, as the tool does when `--json` is given.
+    ///   - write: prints one line (see ``Writer``); by default to standard output or standard error.
+    /// - Returns: 64, or 74 when the `--json` object cannot be written.
     public func reportUsageError(
         _ message: String,
         json: Bool,
