@@ -21,4 +21,19 @@ struct ErrorListingTests {
         #expect(output.first?.contains("\"omitted\":5") == true, "\(output)")
         #expect(errors.first?.hasSuffix("T29, and 5 more)") == true, "\(errors)")
     }
+
+    @Test("--json keeps the mediator's own code when it is not one the exit status names; the exit status is 70")
+    func otherCodes() throws {
+        let mediator = Mediator()
+        try mediator.register(target: "App", actions: [
+            Action("refuse") { _, _ in throw MediatorError(MediatorError.Code(rawValue: "paymentRequired"), reason: "upgrade first") },
+        ])
+        let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
+        var output: [String] = []
+        let status = tool.run(["perform", "App", "refuse", "--json"], write: { stream, line throws(StreamError) in
+            if stream == .output { output.append(line) }
+        })
+        #expect(status == 70)
+        #expect(output.first?.contains("\"code\":\"paymentRequired\"") == true, "\(output)")
+    }
 }

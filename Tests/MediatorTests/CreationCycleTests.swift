@@ -135,3 +135,18 @@ struct CreationCycleTests {
         #expect(cycleError(in: error)?.target == "Solo")
     }
 }
+
+@Suite("Creation cycles through a handle's own creations")
+struct HandleCreationCycleTests {
+    @Test("An uncached handle whose factory asks for the cached instance of its own target throws the cycle unwrapped")
+    func uncachedHandle() throws {
+        let mediator = Mediator()
+        try mediator.register(target: "Loop", make: { mediator in
+            _ = try mediator.call(target: "Loop", action: "touch", shouldCacheTarget: true)
+            return Box()
+        }, actions: [Action("touch") { _, _ in "touched" }])
+        let handle = try mediator.handle(target: "Loop", action: "touch")
+        let error = #expect(throws: MediatorError.self) { try handle.call() }
+        #expect(error?.code == .cyclicTargetCreation, "\(String(describing: error))")
+    }
+}

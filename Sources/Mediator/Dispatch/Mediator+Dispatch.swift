@@ -224,16 +224,10 @@ extension Mediator {
     static let noTargetActionName = "NoTargetAction"
     static let noTargetActionResponse = "response"
 
-    /// The instance for a call, or the error to fail it with: a factory's error wrapped as
-    /// `actionFailed`, except a creation cycle, which passes up unwrapped through every factory it
-    /// crossed (as `callDepthExceeded` does through actions): the cycle is the reason, and it
-    /// names every target in it.
+    /// The instance for a call, or the error to fail it with (``creationFailedError(from:target:action:)``).
     func makeInstance(of target: ResolvedTarget, cache: Bool, action: String) -> Result<any TargetInstance, MediatorError> {
         do {
             return .success(try instance(of: target, cache: cache))
-        } catch var error as MediatorError where error.code == .cyclicTargetCreation {
-            if error.action == nil { error.action = action }
-            return .failure(error)
         } catch {
             return .failure(creationFailedError(from: error, target: target.name, action: action))
         }

@@ -1,9 +1,15 @@
 // MARK: - The errors a call fails with
 
 extension Mediator {
-    /// The error for a target factory that threw `error`.
+    /// The error for a target factory that threw `error`: `actionFailed`, except a creation
+    /// cycle, which passes up unwrapped through every factory it crossed (as `callDepthExceeded`
+    /// does through actions): the cycle is the reason, and it names every target in it.
     func creationFailedError(from error: any Error, target: String, action: String) -> MediatorError {
-        MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "could not create the target: \(error)")
+        if var cycle = error as? MediatorError, cycle.code == .cyclicTargetCreation {
+            if cycle.action == nil { cycle.action = action }
+            return cycle
+        }
+        return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "could not create the target: \(error)")
     }
 
     /// The error for an action (or `notFound`, or a fallback) that threw `error`, with the call's

@@ -15,11 +15,9 @@ enum CommandError: Error {
         switch self {
         case .usage: "usage"
         case .environment: "environment"
-        case .call(let error):
-            switch error.code {
-            case .invalidURL, .invalidParameter, .targetNotFound, .actionNotFound, .forbidden: error.code.rawValue
-            default: MediatorError.Code.actionFailed.rawValue
-            }
+        // The mediator's own code, whatever it is (an app may add codes of its own); the exit
+        // status groups the codes it does not name with actionFailed (70).
+        case .call(let error): error.code.rawValue
         }
     }
 
