@@ -22,12 +22,15 @@ let package = Package(
         // The reusable command-line layer: any program can expose its mediator like `mediate` does.
         .target(name: "MediatorCommandLine", dependencies: ["Mediator"], path: "Sources/MediatorCommandLine", swiftSettings: settings),
 
-        // Example provider modules (each defines its Target_X) and their typed extension modules.
-        // Rule (checked by ExampleModulesTests/ImportRulesTests): providers never depend on other
-        // providers; extension modules depend on Mediator only.
-        .target(name: "Accounts", dependencies: ["Mediator"], path: "Targets/Accounts", swiftSettings: settings),
+        // Example provider modules (each defines its Target_X), their typed extension modules, and a
+        // support module of shared helpers (a lock that works from iOS 15). Rule (checked by
+        // ExampleModulesTests/ImportRulesTests): providers never depend on other providers, only on
+        // Mediator, extension modules and support modules; extension modules depend on Mediator
+        // only; support modules on Mediator at most.
+        .target(name: "ExampleSupport", path: "Targets/ExampleSupport", swiftSettings: settings),
+        .target(name: "Accounts", dependencies: ["Mediator", "ExampleSupport"], path: "Targets/Accounts", swiftSettings: settings),
         .target(name: "AccountsMediator", dependencies: ["Mediator"], path: "Targets/AccountsMediator", swiftSettings: settings),
-        .target(name: "Notes", dependencies: ["Mediator", "AccountsMediator"], path: "Targets/Notes", swiftSettings: settings),
+        .target(name: "Notes", dependencies: ["Mediator", "AccountsMediator", "ExampleSupport"], path: "Targets/Notes", swiftSettings: settings),
         .target(name: "NotesMediator", dependencies: ["Mediator"], path: "Targets/NotesMediator", swiftSettings: settings),
 
         .executableTarget(
@@ -68,7 +71,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExampleModulesTests",
-            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "TestSupport"],
+            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "ExampleSupport", "TestSupport"],
             path: "Tests/ExampleModulesTests",
             swiftSettings: settings
         ),
