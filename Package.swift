@@ -59,8 +59,8 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // Helpers shared by the test targets (seeded randomness, real threads).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+        // Helpers shared by the test targets (seeded randomness, real threads, a shared counter).
+        .target(name: "TestSupport", dependencies: ["Mediator"], path: "Tests/TestSupport", swiftSettings: settings),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator", "TestSupport"], path: "Tests/MediatorTests", swiftSettings: settings),
         // End-to-end tests of the `mediate` binary (depending on it makes `swift test` build it).
         .testTarget(
