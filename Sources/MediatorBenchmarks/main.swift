@@ -4,10 +4,14 @@
 //   swift run -c release mediator-bench --json          {"cases":[{"name":...,"nsPerOp":...}]}
 //   mediator-bench --case openURL --iterations 100000   one case, fixed count (for callgrind)
 //   mediator-bench --quick                              every case briefly (a smoke test for CI)
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #endif
 import Mediator
 
