@@ -8,6 +8,9 @@ let settings: [SwiftSetting] = [
 
 let package = Package(
     name: "Mediator",
+    // The oldest systems the package builds for: what apps that still support iOS 15 need. Nothing
+    // newer is used unless guarded by `#available` (`scripts/check-availability` keeps it so).
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .library(name: "Mediator", targets: ["Mediator"]),
         .library(name: "MediatorCommandLine", targets: ["MediatorCommandLine"]),
