@@ -7,7 +7,7 @@
 /// and it makes every reader wait for every other reader. `pthread_rwlock_t` is understood by
 /// ThreadSanitizer and admits concurrent readers.
 ///
-/// `@unchecked Sendable` (one of two in the package, with ``ConditionLock``): the compiler cannot see that `value` is
+/// `@unchecked Sendable` (one of two in the library, with ``ConditionLock``; the examples have `Locked`): the compiler cannot see that `value` is
 /// touched only while `lock` is held. This type guarantees it: `value` is private and reachable
 /// only through the two `with...Lock` methods, which hold the lock for exactly the closure's run;
 /// values go in and out as `sending`, as with `Mutex`, so nothing non-`Sendable` escapes to
