@@ -8,6 +8,9 @@ let settings: [SwiftSetting] = [
 
 let package = Package(
     name: "Mediator",
+    // The oldest systems the package builds for: what apps that still support iOS 15 need. Nothing
+    // newer is used unless guarded by `#available` (`scripts/check-availability` keeps it so).
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .library(name: "Mediator", targets: ["Mediator"]),
         .library(name: "MediatorCommandLine", targets: ["MediatorCommandLine"]),
@@ -22,12 +25,15 @@ let package = Package(
         // The reusable command-line layer: any program can expose its mediator like `mediate` does.
         .target(name: "MediatorCommandLine", dependencies: ["Mediator"], path: "Sources/MediatorCommandLine", swiftSettings: settings),
 
-        // Example provider modules (each defines its Target_X) and their typed extension modules.
-        // Rule (checked by ExampleModulesTests/ImportRulesTests): providers never depend on other
-        // providers; extension modules depend on Mediator only.
-        .target(name: "Accounts", dependencies: ["Mediator"], path: "Targets/Accounts", swiftSettings: settings),
+        // Example provider modules (each defines its Target_X), their typed extension modules, and a
+        // support module of shared helpers (a lock that works from iOS 15). Rule (checked by
+        // ExampleModulesTests/ImportRulesTests): providers never depend on other providers, only on
+        // Mediator, extension modules and support modules; extension modules depend on Mediator
+        // only; support modules on Mediator at most.
+        .target(name: "ExampleSupport", path: "Targets/ExampleSupport", swiftSettings: settings),
+        .target(name: "Accounts", dependencies: ["Mediator", "ExampleSupport"], path: "Targets/Accounts", swiftSettings: settings),
         .target(name: "AccountsMediator", dependencies: ["Mediator"], path: "Targets/AccountsMediator", swiftSettings: settings),
-        .target(name: "Notes", dependencies: ["Mediator", "AccountsMediator"], path: "Targets/Notes", swiftSettings: settings),
+        .target(name: "Notes", dependencies: ["Mediator", "AccountsMediator", "ExampleSupport"], path: "Targets/Notes", swiftSettings: settings),
         .target(name: "NotesMediator", dependencies: ["Mediator"], path: "Targets/NotesMediator", swiftSettings: settings),
 
         .executableTarget(
@@ -56,8 +62,8 @@ let package = Package(
             swiftSettings: settings
         ),
 
-        // Helpers shared by the test targets (seeded randomness, real threads).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+        // Helpers shared by the test targets (seeded randomness, real threads, a shared counter).
+        .target(name: "TestSupport", dependencies: ["Mediator"], path: "Tests/TestSupport", swiftSettings: settings),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator", "TestSupport"], path: "Tests/MediatorTests", swiftSettings: settings),
         // End-to-end tests of the `mediate` binary (depending on it makes `swift test` build it).
         .testTarget(
@@ -68,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExampleModulesTests",
-            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "TestSupport"],
+            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "ExampleSupport", "TestSupport"],
             path: "Tests/ExampleModulesTests",
             swiftSettings: settings
         ),

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import Mediator
-import Synchronization
 
 // The work every case does: take an Int "v" and a String "name", return v + name's byte count.
 

@@ -4,13 +4,16 @@
 //   swift run -c release mediator-bench --json          {"cases":[{"name":...,"nsPerOp":...}]}
 //   mediator-bench --case openURL --iterations 100000   one case, fixed count (for callgrind)
 //   mediator-bench --quick                              every case briefly (a smoke test for CI)
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
 import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #endif
 import Mediator
-import Synchronization
 
 struct Measurement {
     let name: String
@@ -58,29 +61,33 @@ struct UsageError: Error {
     let message: String
 }
 
-func nanoseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+/// How long `work` takes, in nanoseconds, by the system's monotonic clock (`ContinuousClock` would
+/// need macOS 13 / iOS 16).
+func elapsedNanoseconds(_ work: () -> Void) -> Double {
+    var start = timespec(), end = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &start)
+    work()
+    clock_gettime(CLOCK_MONOTONIC, &end)
+    return Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
 }
 
 /// Nanoseconds per operation of one round of `iterations` operations (per thread for threaded cases:
 /// every thread runs the same count and the slowest thread's time per call is reported).
 func round(_ benchCase: BenchCase, iterations: Int) -> Double {
-    let clock = ContinuousClock()
     if benchCase.threads == 1 {
-        let elapsed = clock.measure { benchCase.run(iterations) }
-        return nanoseconds(elapsed) / Double(iterations)
+        return elapsedNanoseconds { benchCase.run(iterations) } / Double(iterations)
     }
-    let times = Mutex<[Double]>([])
-    let ready = Atomic<Int>(0)
+    let times = ReadWriteLock<[Double]>([])
+    let ready = ReadWriteLock(0)
     let threadCount = benchCase.threads
     let run = benchCase.run
     let threads = (0..<threadCount).map { _ in
         startThread {
-            // Start together: each thread spins until all have arrived.
-            ready.add(1, ordering: .relaxed)
-            while ready.load(ordering: .relaxed) < threadCount {}
-            let elapsed = ContinuousClock().measure { run(iterations) }
-            times.withLock { $0.append(nanoseconds(elapsed) / Double(iterations)) }
+            // Start together: each thread spins until all have arrived (before its clock starts).
+            ready.withLock { $0 += 1 }
+            while ready.withReadLock({ $0 }) < threadCount {}
+            let elapsed = elapsedNanoseconds { run(iterations) }
+            times.withLock { $0.append(elapsed / Double(iterations)) }
         }
     }
     for thread in threads { pthread_join(thread, nil) }

@@ -1,9 +1,11 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
+#elseif canImport(Android)
+import Android
 #endif
 
 /// Why the data directory or one of its files could not be used: one line that names the path

@@ -1,12 +1,14 @@
 // mediate: invokes any action registered in this program's mediator from a shell.
 // The example modules (Accounts, Notes) and the diagnostic target Echo are registered at start-up;
 // the example modules keep their state in a data directory between runs.
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
+#elseif canImport(Android)
+import Android
 #endif
 import Accounts
 import Mediator

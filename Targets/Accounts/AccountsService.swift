@@ -1,5 +1,5 @@
+import ExampleSupport
 import Mediator
-import Synchronization
 
 /// A user account.
 public struct Account: Sendable, Equatable {
@@ -72,11 +72,11 @@ public final class AccountsService: Sendable {
         public init() {}
     }
 
-    private let state: Mutex<Snapshot>
+    private let state: Locked<Snapshot>
 
     /// A service with no accounts, or with the state of `snapshot`.
     public init(snapshot: Snapshot = Snapshot()) {
-        state = Mutex(snapshot)
+        state = Locked(snapshot)
     }
 
     /// The current state.

@@ -1,5 +1,5 @@
+import ExampleSupport
 import Mediator
-import Synchronization
 
 /// A note.
 public struct Note: Sendable, Equatable {
@@ -70,12 +70,12 @@ public final class NotesService: Sendable {
         public init() {}
     }
 
-    private let state: Mutex<Snapshot>
+    private let state: Locked<Snapshot>
     private let authorize: Authorizer
 
     /// A service with no notes, or with the state of `snapshot`, checking tokens with `authorize`.
     public init(snapshot: Snapshot = Snapshot(), authorize: @escaping Authorizer) {
-        state = Mutex(snapshot)
+        state = Locked(snapshot)
         self.authorize = authorize
     }
 

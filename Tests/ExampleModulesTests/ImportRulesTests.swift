@@ -11,21 +11,30 @@ struct ModuleInfo {
 
 /// The decoupling rules of the example modules.
 ///
-/// Under `Targets/`, a module whose name ends in `Mediator` is a typed extension module and every
-/// other one is a provider. Extension modules depend on `Mediator` only; providers on `Mediator`
-/// and extension modules only (never on another provider).
+/// Under `Targets/`, a module whose name ends in `Mediator` is a typed extension module, one whose
+/// name ends in `Support` is a support module (helpers shared by providers, such as a lock), and
+/// every other one is a provider. Extension modules depend on `Mediator` only; support modules on
+/// `Mediator` at most; providers on `Mediator`, extension modules and support modules only (never
+/// on another provider). A support module holds no target, so a provider that uses one still
+/// knows nothing of any other provider.
 enum ImportRules {
     static func violations(in modules: [ModuleInfo]) -> [String] {
         let packageModules = Set(modules.map(\.name))
         let examples = modules.filter { $0.path.hasPrefix("Targets/") }
         let extensionModules = Set(examples.filter { $0.name.hasSuffix("Mediator") }.map(\.name))
-        let providers = Set(examples.map(\.name)).subtracting(extensionModules)
+        let supportModules = Set(examples.filter { $0.name.hasSuffix("Support") }.map(\.name))
+        let providers = Set(examples.map(\.name)).subtracting(extensionModules).subtracting(supportModules)
         var found: [String] = []
         for module in examples {
-            let allowed: Set<String> = extensionModules.contains(module.name)
-                ? ["Mediator"]
-                : Set(["Mediator"]).union(extensionModules)
-            let kind = extensionModules.contains(module.name) ? "extension module" : "provider"
+            let allowed: Set<String>
+            let kind: String
+            if extensionModules.contains(module.name) {
+                (allowed, kind) = (["Mediator"], "extension module")
+            } else if supportModules.contains(module.name) {
+                (allowed, kind) = (["Mediator"], "support module")
+            } else {
+                (allowed, kind) = (Set(["Mediator"]).union(extensionModules).union(supportModules), "provider")
+            }
             for dependency in module.declared.sorted() where !allowed.contains(dependency) {
                 let why = providers.contains(dependency) ? "a provider" : "not allowed"
                 found.append("\(kind) \(module.name) declares a dependency on \(dependency) (\(why))")
@@ -97,13 +106,14 @@ enum PackageReader {
 
 @Suite("Import rules of the example modules")
 struct ImportRulesTests {
-    @Test("Providers never depend on providers; extension modules depend on Mediator only")
+    @Test("Providers never depend on providers; extension modules depend on Mediator only; support modules on Mediator at most")
     func realPackageFollowsTheRules() throws {
         let modules = try PackageReader.modules()
         let examples = modules.filter { $0.path.hasPrefix("Targets/") }.map(\.name).sorted()
-        #expect(examples == ["Accounts", "AccountsMediator", "Notes", "NotesMediator"])
-        // Sanity: the reader sees the one allowed cross-module link, so an empty result means something.
+        #expect(examples == ["Accounts", "AccountsMediator", "ExampleSupport", "Notes", "NotesMediator"])
+        // Sanity: the reader sees the allowed cross-module links, so an empty result means something.
         #expect(modules.first { $0.name == "Notes" }?.imported.contains("AccountsMediator") == true)
+        #expect(modules.first { $0.name == "Notes" }?.imported.contains("ExampleSupport") == true)
         #expect(ImportRules.violations(in: modules) == [])
     }
 
@@ -121,6 +131,21 @@ struct ImportRulesTests {
             "provider Notes imports Accounts",
             "extension module NotesMediator declares a dependency on AccountsMediator (not allowed)",
             "extension module NotesMediator imports Notes",
+        ])
+    }
+
+    @Test("Providers may use a support module; a support module may not use a provider, and extension modules may not use it")
+    func supportModules() {
+        let modules = [
+            ModuleInfo(name: "Mediator", path: "Sources/Mediator", declared: [], imported: []),
+            ModuleInfo(name: "ExampleSupport", path: "Targets/ExampleSupport", declared: ["Accounts"], imported: ["Accounts"]),
+            ModuleInfo(name: "Accounts", path: "Targets/Accounts", declared: ["Mediator", "ExampleSupport"], imported: ["Mediator", "ExampleSupport"]),
+            ModuleInfo(name: "AccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator", "ExampleSupport"], imported: ["Mediator"]),
+        ]
+        #expect(ImportRules.violations(in: modules) == [
+            "support module ExampleSupport declares a dependency on Accounts (a provider)",
+            "support module ExampleSupport imports Accounts",
+            "extension module AccountsMediator declares a dependency on ExampleSupport (not allowed)",
         ])
     }
 }

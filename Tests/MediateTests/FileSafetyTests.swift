@@ -1,7 +1,13 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #endif
 
 /// What `mediate` does with links, special files, foreign owners and loose modes in its data

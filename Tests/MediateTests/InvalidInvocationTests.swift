@@ -1,6 +1,5 @@
 import Foundation
 import Mediator
-import Synchronization
 import Testing
 import TestSupport
 

@@ -1,7 +1,13 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
 #endif
 
 /// Whether `strace` can trace here (it is installed and the system allows `ptrace`).

@@ -1,5 +1,6 @@
 import Mediator
 import Testing
+import TestSupport
 
 /// A target without a notFound of its own (the protocol's default).
 final class Target_Plain: MediatorTarget {

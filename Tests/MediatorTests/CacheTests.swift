@@ -1,7 +1,6 @@
 import Foundation
 import Mediator
 import TestSupport
-import Synchronization
 import Testing
 
 /// Counts factory calls and instances of one registration.
@@ -17,7 +16,7 @@ struct CacheTests {
     /// Registers `name` whose factory counts, optionally sleeping to widen race windows.
     func registerTracked(_ name: String, factoryDelay: UInt32 = 0) throws {
         try mediator.register(target: name, make: { [counter] _ -> Tracked in
-            counter.created.add(1, ordering: .relaxed)
+            counter.created.increment()
             if factoryDelay > 0 { usleep(factoryDelay) }
             return Tracked()
         }, actions: [Action("id") { tracked, _ in ObjectIdentifier(tracked) }])
@@ -32,7 +31,7 @@ struct CacheTests {
         try registerTracked("T")
         _ = id("T", cache: false)
         _ = id("T", cache: false)
-        #expect(counter.created.load(ordering: .relaxed) == 2)
+        #expect(counter.created.value == 2)
         #expect(!mediator.hasCachedInstance(ofTarget: "T"))
     }
 
@@ -42,7 +41,7 @@ struct CacheTests {
         let first = id("T", cache: true)
         #expect(id("T", cache: true) == first)
         #expect(id("T", cache: false) == first)
-        #expect(counter.created.load(ordering: .relaxed) == 1)
+        #expect(counter.created.value == 1)
     }
 
     @Test("Releasing by full or short name makes the next cached call create a new instance")
@@ -53,7 +52,7 @@ struct CacheTests {
         #expect(!mediator.releaseCachedTarget(fullName: "Target_T"))
         _ = id("T", cache: true)
         #expect(mediator.releaseCachedTarget(fullName: "T"))
-        #expect(counter.created.load(ordering: .relaxed) == 2)
+        #expect(counter.created.value == 2)
     }
 
     @Test("Release-all empties every target's cache")
@@ -93,7 +92,7 @@ struct CacheTests {
             }
             #expect(seen.withLock { $0.count } == 1, "round \(round)")
         }
-        #expect(counter.created.load(ordering: .relaxed) == 20)
+        #expect(counter.created.value == 20)
     }
 
     @Test("Threads racing uncached and cached calls never see two cached instances")
@@ -131,9 +130,9 @@ struct CacheTests {
         // The sleeps make the regression's interleaving likely; no assertion depends on them. In
         // every order one release allows at most two instances, even counting one more call (the
         // release may have landed after every creation, on a slow machine).
-        #expect(counter.created.load(ordering: .relaxed) <= 2)
+        #expect(counter.created.value <= 2)
         #expect(id("Slow", cache: true) != nil)
-        #expect(counter.created.load(ordering: .relaxed) <= 2)
+        #expect(counter.created.value <= 2)
     }
 
     @Test("A closure target without state ignores shouldCacheTarget and runs on the mediator")

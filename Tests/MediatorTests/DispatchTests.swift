@@ -1,6 +1,6 @@
 import Mediator
-import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Dispatch and errors")
 struct DispatchTests {
@@ -113,9 +113,9 @@ struct DispatchTests {
 
     @Test("A factory that throws fails the call with the names, caches nothing, and the next call works")
     func throwingFactory() throws {
-        let attempts = Atomic<Int>(0)
+        let attempts = Counter()
         try mediator.register(target: "Flaky", make: { _ -> Box in
-            if attempts.add(1, ordering: .relaxed).newValue == 1 { throw FixtureError(message: "cold start") }
+            if attempts.increment() == 1 { throw FixtureError(message: "cold start") }
             return Box()
         }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
 

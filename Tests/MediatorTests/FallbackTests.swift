@@ -1,5 +1,4 @@
 import Mediator
-import Synchronization
 import Testing
 
 /// A target whose notFound answers for actions starting with "soft".

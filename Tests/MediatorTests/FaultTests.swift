@@ -1,22 +1,11 @@
 import Foundation
 import Mediator
-import Synchronization
 import Testing
 import TestSupport
 
 /// A target whose factory or action fails when told to.
 final class Fragile: Sendable {
     init() {}
-}
-
-/// A counter closures can share (an `Atomic` itself cannot be captured).
-final class Counter: Sendable {
-    private let count = Atomic<Int>(0)
-    init() {}
-    /// Adds one; the new value.
-    @discardableResult func increment() -> Int { count.add(1, ordering: .relaxed).newValue }
-    var value: Int { count.load(ordering: .relaxed) }
-    func set(_ value: Int) { count.store(value, ordering: .relaxed) }
 }
 
 @Suite("Faults: runaway recursion")

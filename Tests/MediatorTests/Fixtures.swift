@@ -1,11 +1,10 @@
 import Foundation
 import TestSupport
 import Mediator
-import Synchronization
 
 /// A target that counts how many instances were made and answers a few actions.
 final class Target_Counter: MediatorTarget {
-    static let made = Atomic<Int>(0)
+    static let made = Counter()
 
     static let actions: [Action<Target_Counter>] = [
         Action("identity") { target, _ in ObjectIdentifier(target) },
@@ -26,7 +25,7 @@ struct FixtureError: Error, CustomStringConvertible, Equatable, CodedError {
 
 /// A plain target class for closure registrations.
 final class Box: Sendable {
-    let created = Atomic<Int>(0)
+    let created = Counter()
     init() {}
 }
 

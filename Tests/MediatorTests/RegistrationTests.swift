@@ -1,6 +1,5 @@
 import Mediator
 import TestSupport
-import Synchronization
 import Testing
 
 @Suite("Registration")
@@ -96,34 +95,34 @@ struct RegistrationTests {
     func registrationDuringDispatch() throws {
         let mediator = Mediator()
         try mediator.register(target: "Steady", actions: [Action("ping") { _, params in try params.value("n", as: Int.self) }])
-        let failures = Atomic<Int>(0)
-        let calls = Atomic<Int>(0)
-        let registering = Atomic<Bool>(true)
+        let failures = Counter()
+        let calls = Counter()
+        let registering = ReadWriteLock(true)
         onThreads(5) { index in
             if index == 0 {
                 for number in 0..<300 {
                     do {
                         try mediator.register(target: "Dynamic\(number)", actions: [Action("value") { _, _ in number }])
                     } catch {
-                        failures.add(1, ordering: .relaxed)
+                        failures.increment()
                     }
                 }
-                registering.store(false, ordering: .releasing)
+                registering.withLock { $0 = false }
             } else {
                 var n = 0
-                while registering.load(ordering: .acquiring) || n < 1_000 {
+                while registering.withReadLock({ $0 }) || n < 1_000 {
                     if mediator.perform(target: "Steady", action: "ping", params: ["n": n]) as? Int != n {
-                        failures.add(1, ordering: .relaxed)
+                        failures.increment()
                     }
                     // Also call targets that may or may not be registered yet: never a crash.
                     _ = mediator.perform(target: "Dynamic\(n % 300)", action: "value")
                     n += 1
                 }
-                calls.add(n, ordering: .relaxed)
+                calls.increment(by: n)
             }
         }
-        #expect(failures.load(ordering: .relaxed) == 0)
-        #expect(calls.load(ordering: .relaxed) >= 4_000)
+        #expect(failures.value == 0)
+        #expect(calls.value >= 4_000)
         for number in 0..<300 {
             #expect(mediator.perform(target: "Dynamic\(number)", action: "value") as? Int == number)
         }

@@ -1,13 +1,12 @@
 import Foundation
 import Mediator
-import Synchronization
 import Testing
 import TestSupport
 
 /// An instance of a cached stress target: counts the calls it served.
 final class StressService: Sendable {
     let serial: Int
-    let calls = Atomic<Int>(0)
+    let calls = Counter()
     init(serial: Int) { self.serial = serial }
 }
 
@@ -63,7 +62,7 @@ struct StressTests {
                 }
             }, actions: [
                 Action("add") { service, params in
-                    service.calls.add(1, ordering: .relaxed)
+                    service.calls.increment()
                     return try params.value("a", as: Int.self) + params.value("b", as: Int.self)
                 },
             ])
@@ -199,7 +198,7 @@ struct StressTests {
             #expect(made[index].count >= 1 && made[index].count <= releases + 1, "Cached\(index): \(made[index].count) instances for \(releases) releases")
         }
         // No call lost: every cached call issued was served by exactly one instance.
-        let served = made.joined().reduce(0) { $0 + $1.calls.load(ordering: .relaxed) }
+        let served = made.joined().reduce(0) { $0 + $1.calls.value }
         #expect(served == ledger.cachedCallsIssued.value)
         #expect(ledger.freshMade.value == ledger.freshCallsIssued.value)
         #expect(ledger.cachedCallsIssued.value > Self.threads * Self.operationsPerThread / 3)

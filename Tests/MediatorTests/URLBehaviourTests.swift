@@ -1,6 +1,6 @@
 import Mediator
-import Synchronization
 import Testing
+import TestSupport
 
 @Suite("URL calls: security, caching and results")
 struct URLBehaviourTests {
@@ -12,27 +12,27 @@ struct URLBehaviourTests {
 
     @Test("A native action never runs from a URL but runs from perform")
     func nativeRefused() throws {
-        let ran = Atomic<Int>(0)
+        let ran = Counter()
         try mediator.register(target: "Guarded", actions: [
-            Action("nativeWipe") { _, _ in ran.add(1, ordering: .relaxed); return "wiped" },
+            Action("nativeWipe") { _, _ in ran.increment(); return "wiped" },
         ])
         let error = #expect(throws: MediatorError.self) { try mediator.call(url: "app://Guarded/nativeWipe") }
         #expect(error?.code == .forbidden)
         #expect(error?.target == "Guarded")
         #expect(error?.action == "nativeWipe")
-        #expect(ran.load(ordering: .relaxed) == 0)
+        #expect(ran.value == 0)
         #expect(mediator.perform(target: "Guarded", action: "nativeWipe") as? String == "wiped")
-        #expect(ran.load(ordering: .relaxed) == 1)
+        #expect(ran.value == 1)
     }
 
     @Test("A local-only action never runs from a URL but runs from perform")
     func localOnlyRefused() throws {
-        let ran = Atomic<Int>(0)
+        let ran = Counter()
         try mediator.register(target: "Admin", actions: [
-            Action("reset", localOnly: true) { _, _ in ran.add(1, ordering: .relaxed); return "reset" },
+            Action("reset", localOnly: true) { _, _ in ran.increment(); return "reset" },
         ])
         #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "app://Admin/reset") })?.code == .forbidden)
-        #expect(ran.load(ordering: .relaxed) == 0)
+        #expect(ran.value == 0)
         #expect(mediator.perform(target: "Admin", action: "reset") as? String == "reset")
     }
 
@@ -100,30 +100,30 @@ struct URLBehaviourTests {
 
     @Test("A URL call never creates a cached target, but uses one that exists")
     func noCachingByURL() throws {
-        let made = Atomic<Int>(0)
-        try mediator.register(target: "Cachable", make: { _ -> Box in made.add(1, ordering: .relaxed); return Box() }, actions: [
+        let made = Counter()
+        try mediator.register(target: "Cachable", make: { _ -> Box in made.increment(); return Box() }, actions: [
             Action("id") { box, _ in ObjectIdentifier(box) },
         ])
         _ = mediator.open("app://Cachable/id")
         _ = mediator.open("app://Cachable/id")
         #expect(!mediator.hasCachedInstance(ofTarget: "Cachable"))
-        #expect(made.load(ordering: .relaxed) == 2)
+        #expect(made.value == 2)
         let cached = mediator.perform(target: "Cachable", action: "id", shouldCacheTarget: true) as? ObjectIdentifier
         #expect(mediator.open("app://Cachable/id") as? ObjectIdentifier == cached)
-        #expect(made.load(ordering: .relaxed) == 3)
+        #expect(made.value == 3)
     }
 
     @Test("A target registered as always cached is cached by URL calls too")
     func alwaysCached() throws {
-        let made = Atomic<Int>(0)
-        try mediator.register(target: "Sticky", alwaysCached: true, make: { _ -> Box in made.add(1, ordering: .relaxed); return Box() }, actions: [
+        let made = Counter()
+        try mediator.register(target: "Sticky", alwaysCached: true, make: { _ -> Box in made.increment(); return Box() }, actions: [
             Action("id") { box, _ in ObjectIdentifier(box) },
         ])
         let first = mediator.open("app://Sticky/id") as? ObjectIdentifier
         #expect(mediator.hasCachedInstance(ofTarget: "Sticky"))
         #expect(mediator.open("app://Sticky/id") as? ObjectIdentifier == first)
         #expect(mediator.perform(target: "Sticky", action: "id") as? ObjectIdentifier == first)
-        #expect(made.load(ordering: .relaxed) == 1)
+        #expect(made.value == 1)
     }
 
     @Test("URL calls go through the fallbacks like perform")

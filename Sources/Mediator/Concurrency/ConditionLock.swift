@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// A POSIX mutex and condition variable around a value: for state that a thread must wait on
 /// (the creation of a cached target by another thread) without holding any lock while it waits or
 /// while the awaited work runs.
@@ -16,34 +8,24 @@ import Musl
 /// the closure's run (`pthread_cond_wait` releases and retakes it between runs). `Value` must be
 /// `Sendable`, so nothing unsafe can be passed in or out.
 final class ConditionLock<Value: Sendable>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private let mutex = SystemConditionMutex()
     private var value: Value
 
     init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        condition = .allocate(capacity: 1)
-        condition.initialize(to: pthread_cond_t())
-        let status = pthread_mutex_init(mutex, nil) | pthread_cond_init(condition, nil)
-        precondition(status == 0, "pthread_mutex_init or pthread_cond_init failed (\(status))")
     }
 
     deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     /// Runs `body` with exclusive access to the value, then wakes every thread in
     /// ``wait(until:)`` so that it looks again.
     func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         defer {
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            mutex.wakeAll()
+            mutex.unlock()
         }
         return try body(&value)
     }
@@ -51,11 +33,11 @@ final class ConditionLock<Value: Sendable>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value until it returns a result; each time it
     /// returns `nil`, sleeps (holding nothing) until another thread's ``withLock(_:)`` has run.
     func wait<Result, Failure: Error>(until body: (inout Value) throws(Failure) -> Result?) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         while true {
             if let result = try body(&value) { return result }
-            pthread_cond_wait(condition, mutex)
+            mutex.wait()
         }
     }
 }

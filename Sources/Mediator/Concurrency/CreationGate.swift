@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// One creation of a cached target instance, so that exactly one is ever made while the registry
 /// lock stays free for every other call. Threads asking for the same cached target while its
 /// factory runs wait for the gate (see ``CreationCoordinator``); its identity is what the slot and
@@ -124,13 +116,4 @@ enum CreationCoordinator {
             reason: "the factories of cached targets need each other (\(names)): each waits for the next to be created"
         )
     }
-}
-
-/// An identifier of the calling thread, unique among live threads.
-func currentThreadID() -> UInt {
-    #if canImport(Glibc)
-    UInt(pthread_self())
-    #else
-    UInt(bitPattern: pthread_self())
-    #endif
 }

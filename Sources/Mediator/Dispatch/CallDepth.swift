@@ -1,11 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// How many mediator calls are running nested on the calling thread, through any mediator.
 ///
 /// Kept in a POSIX thread-specific slot as a plain integer (no allocation, three C calls per
@@ -14,27 +6,22 @@ import Musl
 enum CallDepth {
     /// The thread-specific slot, created once per process (never deleted; a process has room for
     /// hundreds of them).
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed (\(status)): no thread-specific slot left for the mediator's call depth")
-        return key
-    }()
+    private static let key = ThreadSpecificWord(purpose: "the mediator's call depth")
 
     /// Counts one more call on the calling thread, unless `limit` calls are already nested.
     /// - Returns: the depth to hand to ``restore(_:)`` when the call ends, or `nil` (nothing
     ///   counted) when the call must not run.
     @inline(__always)
     static func enter(limit: Int) -> Int? {
-        let depth = Int(bitPattern: pthread_getspecific(key))
+        let depth = key.get()
         guard depth < limit else { return nil }
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth + 1))
+        key.set(depth + 1)
         return depth
     }
 
     /// Ends a call counted by ``enter(limit:)``.
     @inline(__always)
     static func restore(_ depth: Int) {
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: depth))
+        key.set(depth)
     }
 }

@@ -37,11 +37,17 @@ extension Mediator {
     /// Registers a target from closures, with instances of any `Sendable` class made by `make`.
     ///
     /// ```swift
-    /// final class Counter: Sendable { let value = Mutex(0) }
-    /// try mediator.register(target: "Counter", make: { _ in Counter() }, actions: [
-    ///     Action("next") { counter, _ in counter.value.withLock { $0 += 1; return $0 } },
+    /// final class Greeter: Sendable {
+    ///     let greeting: String
+    ///     init(greeting: String) { self.greeting = greeting }
+    /// }
+    /// try mediator.register(target: "Greeter", make: { _ in Greeter(greeting: "Hello") }, actions: [
+    ///     Action("greet") { greeter, params in "\(greeter.greeting), \(try params.value("name", as: String.self))" },
     /// ])
     /// ```
+    ///
+    /// A class with mutable state keeps it behind a lock of its own: `Mutex` from iOS 18 and
+    /// macOS 15, before that a small lock such as `Locked` in the package's `Targets/ExampleSupport`.
     ///
     /// - Parameters:
     ///   - name: the target's name, short (`Counter`) or full (`Target_Counter`).

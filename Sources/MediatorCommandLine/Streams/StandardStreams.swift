@@ -1,9 +1,11 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
+#elseif canImport(Android)
+import Android
 #endif
 
 /// Line output to the process's standard streams through `write(2)`: unbuffered, one call per

@@ -1,9 +1,11 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
-#elseif canImport(Darwin)
-import Darwin
+#elseif canImport(Android)
+import Android
 #endif
 
 /// A standard stream that could not be read or written, with the system's reason.

@@ -43,7 +43,10 @@ extension CommandLineTool {
     /// (`Echo echo u=http://x`, with spaces or tabs) is still a parameter.
     func request(batchLine line: String) throws(CommandError) -> Any? {
         let (first, rest) = BatchLine.firstWord(of: line)
-        guard first.contains("://") else { return try perform(BatchLine.words(line)) }
+        // Not `first.contains("://")`: without Foundation that overload is _StringProcessing's,
+        // which needs macOS 13 / iOS 16. The same Character-by-Character search:
+        let isURL = first.indices.contains { first[$0...].starts(with: "://") }
+        guard isURL else { return try perform(BatchLine.words(line)) }
         guard rest.isEmpty else {
             throw .usage("the URL \(quoted(first)) is followed by \(quoted(rest)); a URL line holds the URL alone (write a space in it as %20)")
         }

@@ -1,0 +1,114 @@
+// Everything the library asks of the C library: POSIX threads for its locks, its call-depth count
+// and its cycle detection. Swift makes an `import` visible only in the file that writes it, so the
+// choice of C library, and what differs between them, is made here once, behind small internal
+// wrappers; no other file of the module imports a C library.
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#elseif os(Windows)
+#error("Mediator needs POSIX threads (pthread read-write locks, mutexes, condition variables, thread-specific keys); Windows is not supported yet")
+#else
+#error("Mediator needs POSIX threads from Darwin, Glibc, Musl or Android; this platform's C library is none of them")
+#endif
+
+// MARK: - Read-write lock
+
+/// A POSIX read-write lock in memory of its own (a pthread lock must not move once initialized).
+/// Its owner calls ``destroy()`` once, from its `deinit`.
+struct SystemReadWriteLock {
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t>
+
+    init() {
+        lock = .allocate(capacity: 1)
+        lock.initialize(to: pthread_rwlock_t())
+        var attributes = pthread_rwlockattr_t()
+        pthread_rwlockattr_init(&attributes)
+        #if canImport(Glibc)
+        // glibc prefers readers by default: a steady stream of dispatches would starve registration.
+        pthread_rwlockattr_setkind_np(&attributes, Int32(PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP))
+        #endif
+        let status = pthread_rwlock_init(lock, &attributes)
+        pthread_rwlockattr_destroy(&attributes)
+        precondition(status == 0, "pthread_rwlock_init failed (\(status))")
+    }
+
+    func destroy() {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
+    @inline(__always) func lockExclusive() { pthread_rwlock_wrlock(lock) }
+    @inline(__always) func lockShared() { pthread_rwlock_rdlock(lock) }
+    @inline(__always) func unlock() { pthread_rwlock_unlock(lock) }
+}
+
+// MARK: - Mutex and condition variable
+
+/// A POSIX mutex and a condition variable waited on with it, in memory of their own. Their owner
+/// calls ``destroy()`` once, from its `deinit`.
+struct SystemConditionMutex {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        let status = pthread_mutex_init(mutex, nil) | pthread_cond_init(condition, nil)
+        precondition(status == 0, "pthread_mutex_init or pthread_cond_init failed (\(status))")
+    }
+
+    func destroy() {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+    /// Releases the mutex (held by the caller) while sleeping until ``wakeAll()``, then retakes it.
+    func wait() { pthread_cond_wait(condition, mutex) }
+    /// Wakes every thread in ``wait()``.
+    func wakeAll() { pthread_cond_broadcast(condition) }
+}
+
+// MARK: - Thread-specific word
+
+/// One machine word per thread, zero on every thread until it sets its own: a POSIX
+/// thread-specific key holding the word in place of a pointer (no allocation).
+struct ThreadSpecificWord: Sendable {
+    private let key: pthread_key_t
+
+    /// A new slot (never deleted). Stops the process if the system has none left; `purpose` says
+    /// in that message what the slot was for.
+    init(purpose: String) {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed (\(status)): no thread-specific slot left for \(purpose)")
+        self.key = key
+    }
+
+    /// The calling thread's word.
+    @inline(__always) func get() -> Int { Int(bitPattern: pthread_getspecific(key)) }
+    /// Sets the calling thread's word.
+    @inline(__always) func set(_ value: Int) { pthread_setspecific(key, UnsafeRawPointer(bitPattern: value)) }
+}
+
+// MARK: - Thread identity
+
+/// An identifier of the calling thread, unique among live threads.
+func currentThreadID() -> UInt {
+    // `pthread_t` is an integer in glibc and Bionic and a pointer in Darwin and musl.
+    #if canImport(Glibc)
+    UInt(pthread_self())
+    #else
+    UInt(bitPattern: pthread_self())
+    #endif
+}
