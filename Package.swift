@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Every target gets the same settings: Swift 6 mode (complete strict concurrency) plus explicit `any`.
 let settings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 let package = Package(

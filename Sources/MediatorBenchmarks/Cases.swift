@@ -1,9 +1,10 @@
+import Mediator
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-import Mediator
 
 // The work every case does: take an Int "v" and a String "name", return v + name's byte count.
 
@@ -18,7 +19,7 @@ final class Target_Bench: MediatorTarget {
     static let actions: [Action<Target_Bench>] = [
         Action("echo") { target, params in
             target.service.echo(v: try params.value("v", as: Int.self), name: try params.value("name", as: String.self))
-        },
+        }
     ]
     let service = BenchService()
 }
@@ -144,9 +145,11 @@ func makeCases() throws -> [BenchCase] {
                 consume(table)
             }
         },
-        BenchCase(name: "parallelCached", iterations: 200_000, run: { count in
-            for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
-        }, threads: 2),
+        BenchCase(
+            name: "parallelCached", iterations: 200_000,
+            run: { count in
+                for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+            }, threads: 2),
     ]
 }
 

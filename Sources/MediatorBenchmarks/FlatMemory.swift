@@ -33,16 +33,20 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) -> Int32 {
     let params: Params = ["v": 1, "name": "abc"]
     do {
         try mediator.register(Target_Bench.self) { _ in Target_Bench() }
-        try mediator.register(target: "Counted", make: { _ in CountedInstance() }, actions: [
-            Action("touch") { _, _ in 1 },
-            Action("fail") { _, _ in throw BenchFailure() },
-        ])
-        try mediator.register(target: "Nest", actions: [
-            Action("down") { mediator, params in
-                let n = try params.value("n", as: Int.self)
-                return n == 0 ? 0 : try mediator.call(target: "Nest", action: "down", params: ["n": n - 1], as: Int.self) + 1
-            },
-        ])
+        try mediator.register(
+            target: "Counted", make: { _ in CountedInstance() },
+            actions: [
+                Action("touch") { _, _ in 1 },
+                Action("fail") { _, _ in throw BenchFailure() },
+            ])
+        try mediator.register(
+            target: "Nest",
+            actions: [
+                Action("down") { mediator, params in
+                    let n = try params.value("n", as: Int.self)
+                    return n == 0 ? 0 : try mediator.call(target: "Nest", action: "down", params: ["n": n - 1], as: Int.self) + 1
+                }
+            ])
     } catch {
         print("flat memory: setup failed: \(error)")
         return 70

@@ -16,11 +16,13 @@ func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
     }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
-    let status = pthread_create(&thread, nil, { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &thread, nil,
+        { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
     precondition(status == 0, "pthread_create failed: \(status)")
     return thread
 }

@@ -1,3 +1,5 @@
+import Mediator
+
 // mediator-bench: the cost of each way of calling an action, against baselines in the same run.
 //
 //   swift run -c release mediator-bench                 a table of medians and ratios
@@ -13,7 +15,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import Mediator
 
 struct Measurement {
     let name: String
@@ -51,7 +52,10 @@ struct Options {
                     guard let count = Int(value), count > 0 else { throw UsageError(message: "--iterations needs a positive integer, got \"\(value)\"") }
                     fixedIterations = count
                 }
-            default: throw UsageError(message: "unknown argument \"\(argument)\"; usage: mediator-bench [--json] [--quick] [--case NAME] [--iterations N] [--memory] [--flat-memory]")
+            default:
+                throw UsageError(
+                    message:
+                        "unknown argument \"\(argument)\"; usage: mediator-bench [--json] [--quick] [--case NAME] [--iterations N] [--memory] [--flat-memory]")
             }
         }
     }
@@ -64,7 +68,8 @@ struct UsageError: Error {
 /// How long `work` takes, in nanoseconds, by the system's monotonic clock (`ContinuousClock` would
 /// need macOS 13 / iOS 16).
 func elapsedNanoseconds(_ work: () -> Void) -> Double {
-    var start = timespec(), end = timespec()
+    var start = timespec()
+    var end = timespec()
     clock_gettime(CLOCK_MONOTONIC, &start)
     work()
     clock_gettime(CLOCK_MONOTONIC, &end)
@@ -101,7 +106,9 @@ func measure(_ cases: [BenchCase], options: Options) -> [Measurement] {
         let rounds = options.fixedIterations != nil ? 1 : (options.quick ? 2 : 11)
         if options.fixedIterations == nil { _ = round(benchCase, iterations: max(1, iterations / 10)) }  // warm-up
         let samples = (0..<rounds).map { _ in round(benchCase, iterations: iterations) }.sorted()
-        results.append(Measurement(name: benchCase.name, median: samples[samples.count / 2], minimum: samples[0], maximum: samples[samples.count - 1], iterations: iterations))
+        results.append(
+            Measurement(
+                name: benchCase.name, median: samples[samples.count / 2], minimum: samples[0], maximum: samples[samples.count - 1], iterations: iterations))
     }
     return results
 }
@@ -169,12 +176,17 @@ func main() -> Int32 {
 func residentBytes() -> Int? {
     guard let file = fopen("/proc/self/statm", "r") else { return nil }
     defer { fclose(file) }
-    var size = 0, resident = 0
-    guard withUnsafeMutablePointer(to: &size, { sizePointer in
-        withUnsafeMutablePointer(to: &resident) { residentPointer in
-            withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
-        }
-    }) == 2 else { return nil }
+    var size = 0
+    var resident = 0
+    guard
+        withUnsafeMutablePointer(
+            to: &size,
+            { sizePointer in
+                withUnsafeMutablePointer(to: &resident) { residentPointer in
+                    withVaList([sizePointer, residentPointer]) { vfscanf(file, "%ld %ld", $0) }
+                }
+            }) == 2
+    else { return nil }
     return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
 }
 

@@ -1,3 +1,6 @@
+import Mediator
+import MediatorCommandLine
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,8 +10,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import Mediator
-import MediatorCommandLine
 
 /// The inputs the fuzzer explores: the first byte picks the entry point, the rest is its input.
 /// Each check stops the process (`fatalError`), which libFuzzer records as a crash with the input.
@@ -30,12 +31,14 @@ enum FuzzTargets {
     static let mediator: Mediator = {
         let mediator = Mediator()
         do {
-            try mediator.register(target: "Echo", actions: [
-                Action("echo") { _, params in params },
-                Action("typed") { _, params in try params.value("n", as: Int.self) },
-                Action("secret", localOnly: true) { _, _ in fatalError("a URL reached a local-only action") },
-                Action("nativeEcho") { _, _ in fatalError("a URL reached a native action") },
-            ])
+            try mediator.register(
+                target: "Echo",
+                actions: [
+                    Action("echo") { _, params in params },
+                    Action("typed") { _, params in try params.value("n", as: Int.self) },
+                    Action("secret", localOnly: true) { _, _ in fatalError("a URL reached a local-only action") },
+                    Action("nativeEcho") { _, _ in fatalError("a URL reached a native action") },
+                ])
         } catch {
             fatalError("fuzz fixture: \(error)")
         }
@@ -63,7 +66,8 @@ enum FuzzTargets {
     /// tabs, comment, blank, too long, not UTF-8, last line without a newline). Read with a limit
     /// of 64 bytes so the too-long line is cheap. (Kept as plain bytes: LeakSanitizer cannot see
     /// an array referenced from a global enum payload and reports it as leaked.)
-    static let batchBytes: [UInt8] = Array("perform Echo echo a=1\nopen 'app://Echo/echo?x=\"'\napp://Echo/echo?y=1 z\nEcho\techo\tu=http://x\n# comment\n\n".utf8)
+    static let batchBytes: [UInt8] =
+        Array("perform Echo echo a=1\nopen 'app://Echo/echo?x=\"'\napp://Echo/echo?y=1 z\nEcho\techo\tu=http://x\n# comment\n\n".utf8)
         + Array(repeating: UInt8(ascii: "x"), count: 100) + [0x0A, 0x61, 0xFF, 0x0A] + Array("Echo echo last=1".utf8)
 
     /// Exit statuses the command-line layer documents.
@@ -80,12 +84,17 @@ enum FuzzTargets {
         var errors: [String] = []
         var outputs: [String] = []
         var outputAttempts = 0
-        let status = tool.run(arguments, input: BatchInput(bytes: batchBytes, lineLimit: 64), write: { stream, line throws(StreamError) in
-            guard stream == .output else { errors.append(line); return }
-            outputAttempts += 1
-            if outputFails { throw StreamError(errorNumber: EPIPE) }
-            outputs.append(line)
-        })
+        let status = tool.run(
+            arguments, input: BatchInput(bytes: batchBytes, lineLimit: 64),
+            write: { stream, line throws(StreamError) in
+                guard stream == .output else {
+                    errors.append(line)
+                    return
+                }
+                outputAttempts += 1
+                if outputFails { throw StreamError(errorNumber: EPIPE) }
+                outputs.append(line)
+            })
         if !exitStatuses.contains(status) { fatalError("undocumented exit status \(status) for \(arguments)") }
         for line in errors where line.contains(where: \.isNewline) {
             fatalError("an error of more than one line: \(line.debugDescription)")
@@ -101,7 +110,9 @@ enum FuzzTargets {
             // Not `lastError.contains("cannot write")`: without Foundation that overload is
             // _StringProcessing's, which needs macOS 13 / iOS 16.
             let lastError = errors.last ?? ""
-            if !lastError.indices.contains(where: { lastError[$0...].starts(with: "cannot write") }) { fatalError("no error line for the failed output for \(arguments)") }
+            if !lastError.indices.contains(where: { lastError[$0...].starts(with: "cannot write") }) {
+                fatalError("no error line for the failed output for \(arguments)")
+            }
         }
     }
 

@@ -1,3 +1,5 @@
+import MediatorCommandLine
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,7 +9,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import MediatorCommandLine
 
 extension DataDirectory {
     /// The largest state file `mediate` reads or writes: 64 MiB. A larger file is refused, never

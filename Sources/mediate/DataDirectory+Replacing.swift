@@ -1,3 +1,5 @@
+import MediatorCommandLine
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,7 +9,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import MediatorCommandLine
 
 extension DataDirectory {
     /// Temporary files are `state.json.tmp-` and 32 random hex digits. (Before, one fixed name,
@@ -24,7 +25,9 @@ extension DataDirectory {
     func replaceStateFile(with text: String) throws(DataStoreError) {
         let bytes = Array(text.utf8)
         guard bytes.count <= Self.maximumStateFileSize else {
-            throw .refusing(path(of: Self.stateName), "the new state would be \(bytes.count) bytes, past the limit of \(Self.maximumStateFileSize) bytes; nothing was written")
+            throw .refusing(
+                path(of: Self.stateName),
+                "the new state would be \(bytes.count) bytes, past the limit of \(Self.maximumStateFileSize) bytes; nothing was written")
         }
         // Writers hold the lock, so any temporary file present is a leftover of a writer that was
         // killed mid-write: remove them so they do not pile up.

@@ -13,10 +13,6 @@ import Android
 struct DataStoreError: Error, CustomStringConvertible {
     let description: String
 
-    init(description: String) {
-        self.description = description
-    }
-
     /// A file or directory that exists but must not be used: `refusing PATH: REASON`.
     static func refusing(_ path: String, _ reason: String) -> DataStoreError {
         DataStoreError(description: "refusing \(path): \(reason)")

@@ -26,7 +26,11 @@ struct StateEntries {
         for (index, (account, _)) in users.enumerated() {
             let path = "accounts.users[\(index)].username"
             guard AccountsService.isValidUsername(account.username) else {
-                throw StateFormatError(path: path, reason: "\"\(account.username)\" is not a valid username (1 to \(AccountsService.maximumUsernameLength) characters, each an ASCII letter, digit, '.', '_' or '-')")
+                throw StateFormatError(
+                    path: path,
+                    reason:
+                        "\"\(account.username)\" is not a valid username (1 to \(AccountsService.maximumUsernameLength) characters, each an ASCII letter, digit, '.', '_' or '-')"
+                )
             }
             // Usernames are ASCII here, so String equality is byte equality.
             if let first = userAt[account.username] {
@@ -36,7 +40,8 @@ struct StateEntries {
         }
         for (token, username) in tokens {
             guard AccountsService.isWellFormedToken(token) else {
-                throw StateFormatError(path: "accounts.tokens", reason: "\"\(token)\" is not a session token (\(AccountsService.tokenLength) lowercase hexadecimal digits)")
+                throw StateFormatError(
+                    path: "accounts.tokens", reason: "\"\(token)\" is not a session token (\(AccountsService.tokenLength) lowercase hexadecimal digits)")
             }
             guard userAt[username] != nil else {
                 throw StateFormatError(path: "accounts.tokens.\(token)", reason: "\"\(username)\" is not a user")

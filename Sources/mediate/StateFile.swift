@@ -27,19 +27,21 @@ struct ExampleState {
             "format": .int(Self.format),
             "accounts": .object([
                 "nextID": .int(accounts.nextID),
-                "users": .array(accounts.accounts.values.sorted { $0.account.id < $1.account.id }.map { entry in
-                    .object(["id": .int(entry.account.id), "username": .string(entry.account.username), "password": .string(entry.password)])
-                }),
+                "users": .array(
+                    accounts.accounts.values.sorted { $0.account.id < $1.account.id }.map { entry in
+                        .object(["id": .int(entry.account.id), "username": .string(entry.account.username), "password": .string(entry.password)])
+                    }),
                 "tokens": .object(accounts.tokens.mapValues(JSONValue.string)),
             ]),
             "notes": .object([
                 "nextID": .int(notes.nextID),
-                "notes": .array(notes.notes.values.sorted { $0.id < $1.id }.map { note in
-                    .object([
-                        "id": .int(note.id), "title": .string(note.title), "body": .string(note.body),
-                        "tags": .array(note.tags.map(JSONValue.string)), "owner": .string(note.owner),
-                    ])
-                }),
+                "notes": .array(
+                    notes.notes.values.sorted { $0.id < $1.id }.map { note in
+                        .object([
+                            "id": .int(note.id), "title": .string(note.title), "body": .string(note.body),
+                            "tags": .array(note.tags.map(JSONValue.string)), "owner": .string(note.owner),
+                        ])
+                    }),
             ]),
         ])
     }
@@ -76,10 +78,11 @@ struct ExampleState {
             entries.tokens = []
         }
         for note in try notesReader.array("notes") {
-            entries.notes.append(Note(
-                id: try note.int("id"), title: try note.string("title"), body: try note.string("body"),
-                tags: try note.strings("tags"), owner: try note.string("owner")
-            ))
+            entries.notes.append(
+                Note(
+                    id: try note.int("id"), title: try note.string("title"), body: try note.string("body"),
+                    tags: try note.strings("tags"), owner: try note.string("owner")
+                ))
         }
         try entries.checkConsistency()
         accounts.nextID = entries.accountsNextID

@@ -1,3 +1,8 @@
+import Accounts
+import Mediator
+import MediatorCommandLine
+import Notes
+
 // mediate: invokes any action registered in this program's mediator from a shell.
 // The example modules (Accounts, Notes) and the diagnostic target Echo are registered at start-up;
 // the example modules keep their state in a data directory between runs.
@@ -10,10 +15,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import Accounts
-import Mediator
-import MediatorCommandLine
-import Notes
 
 let version = "0.1.0"
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -86,7 +87,8 @@ func persisting(in location: DataLocation) -> CommandLineTool.RequestWrapper? {
                     do {
                         before = try ExampleState(text: text)
                     } catch {
-                        throw DataStoreError(description: "the data file \(store.statePath) is corrupt (\(error)); it was left unchanged: repair or move it away")
+                        throw DataStoreError(
+                            description: "the data file \(store.statePath) is corrupt (\(error)); it was left unchanged: repair or move it away")
                     }
                 }
                 accounts.restore(before.accounts)
@@ -105,9 +107,9 @@ let tool = CommandLineTool(
     name: "mediate",
     version: version,
     about: """
-    mediate calls the actions of the modules registered in its mediator: the example modules
-    Accounts and Notes, and the diagnostic target Echo (echo, fail, nativeEcho).
-    """,
+        mediate calls the actions of the modules registered in its mediator: the example modules
+        Accounts and Notes, and the diagnostic target Echo (echo, fail, nativeEcho).
+        """,
     extraOptions: [
         "--data-dir DIR   where the example modules keep their state (default: $XDG_DATA_HOME/mediate,",
         "                 else ~/.local/share/mediate); the file is DIR/state.json. DIR must be",

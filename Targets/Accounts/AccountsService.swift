@@ -97,21 +97,24 @@ public final class AccountsService: Sendable {
     /// ```
     public static func isValidUsername(_ username: String) -> Bool {
         // Bytes, not Characters: String comparison would take canonically equivalent text for equal.
-        (1...maximumUsernameLength).contains(username.utf8.count) && username.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): true
-            default: false
+        (1...maximumUsernameLength).contains(username.utf8.count)
+            && username.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
             }
-        }
     }
 
     /// Whether `token` has the form of a session token: ``tokenLength`` lowercase hexadecimal
     /// digits. Anything else is refused before it is looked up.
     public static func isWellFormedToken(_ token: String) -> Bool {
-        token.utf8.count == tokenLength && token.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-        }
+        token.utf8.count == tokenLength
+            && token.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            }
     }
 
     /// Creates an account. Usernames follow ``isValidUsername(_:)``; passwords have at least 8 characters.

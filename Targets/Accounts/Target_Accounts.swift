@@ -9,10 +9,11 @@ public final class Target_Accounts: MediatorTarget {
 
     public static let actions: [Action<Target_Accounts>] = [
         Action("signUp", summary: "Create an account (username, password)") { target, params in
-            try plain(target.service.signUp(
-                username: params.value("username", as: String.self),
-                password: params.value("password", as: String.self)
-            ))
+            try plain(
+                target.service.signUp(
+                    username: params.value("username", as: String.self),
+                    password: params.value("password", as: String.self)
+                ))
         },
         Action("logIn", summary: "Get a session token (username, password)") { target, params in
             try target.service.logIn(

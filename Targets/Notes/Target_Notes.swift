@@ -11,12 +11,13 @@ public final class Target_Notes: MediatorTarget {
 
     public static let actions: [Action<Target_Notes>] = [
         Action("create", summary: "Create a note (token, title, body?, tags?)") { target, params in
-            try plain(target.service.create(
-                token: params.value("token", as: String.self),
-                title: params.value("title", as: String.self),
-                body: params.value("body", as: String.self, default: ""),
-                tags: params.value("tags", as: [String].self, default: [])
-            ))
+            try plain(
+                target.service.create(
+                    token: params.value("token", as: String.self),
+                    title: params.value("title", as: String.self),
+                    body: params.value("body", as: String.self, default: ""),
+                    tags: params.value("tags", as: [String].self, default: [])
+                ))
         },
         Action("get", summary: "A note by id (id)") { target, params in
             try plain(target.service.get(id: params.value("id", as: Int.self)))
@@ -25,13 +26,14 @@ public final class Target_Notes: MediatorTarget {
             try target.service.list(tag: params.valueIfPresent("tag", as: String.self)).map(plain)
         },
         Action("update", summary: "Change a note's title, body or tags (token, id, title?, body?, tags?)") { target, params in
-            try plain(target.service.update(
-                token: params.value("token", as: String.self),
-                id: params.value("id", as: Int.self),
-                title: params.valueIfPresent("title", as: String.self),
-                body: params.valueIfPresent("body", as: String.self),
-                tags: params.valueIfPresent("tags", as: [String].self)
-            ))
+            try plain(
+                target.service.update(
+                    token: params.value("token", as: String.self),
+                    id: params.value("id", as: Int.self),
+                    title: params.valueIfPresent("title", as: String.self),
+                    body: params.valueIfPresent("body", as: String.self),
+                    tags: params.valueIfPresent("tags", as: [String].self)
+                ))
         },
         Action("delete", summary: "Delete a note (token, id)") { target, params in
             try target.service.delete(token: params.value("token", as: String.self), id: params.value("id", as: Int.self))
@@ -60,7 +62,7 @@ public final class Target_Notes: MediatorTarget {
         { [unowned mediator] token in
             do throws(MediatorError) {
                 return try mediator.accountsWhoAmI(token: token).username
-            } catch where error.accountsFailure == .invalidToken {
+            } catch  where error.accountsFailure == .invalidToken {
                 return nil
             }
         }

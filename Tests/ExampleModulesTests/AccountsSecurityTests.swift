@@ -8,7 +8,7 @@ struct AccountsSecurityTests {
     /// A token's 128 bits as (high, low) halves.
     static func bits(_ token: String) -> (high: UInt64, low: UInt64)? {
         guard token.utf8.count == 32,
-              let high = UInt64(token.prefix(16), radix: 16), let low = UInt64(token.suffix(16), radix: 16)
+            let high = UInt64(token.prefix(16), radix: 16), let low = UInt64(token.suffix(16), radix: 16)
         else { return nil }
         return (high, low)
     }
@@ -33,7 +33,8 @@ struct AccountsSecurityTests {
             #expect(try accounts.whoAmI(token: token).username == "ada")
         }
         for (previous, next) in zip(tokens, tokens.dropFirst()) {
-            let a = try #require(Self.bits(previous)), b = try #require(Self.bits(next))
+            let a = try #require(Self.bits(previous))
+            let b = try #require(Self.bits(next))
             #expect(!Self.isNear(a, b, distance: 1_000), "\(next) follows from \(previous)")
         }
     }

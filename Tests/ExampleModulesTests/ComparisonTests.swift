@@ -17,7 +17,8 @@ struct ComparisonTests {
         var texts = try StringAPIWorld(numbersAsText: true)
         var wrappers = try WrapperWorld()
 
-        var successes = 0, failures: Set<String> = []
+        var successes = 0
+        var failures: Set<String> = []
         for (index, operation) in operations.enumerated() {
             let expected = typed.run(operation)
             let viaStrings = strings.run(operation)
@@ -35,11 +36,13 @@ struct ComparisonTests {
         #expect(!failures.isEmpty || action == "list", "\(action): no failures exercised")
     }
 
-    @Test("Every required parameter, when missing, fails as invalidParameter naming it", arguments: [
-        ("Accounts", "signUp", ["username", "password"]), ("Accounts", "logIn", ["username", "password"]),
-        ("Accounts", "whoAmI", ["token"]), ("Notes", "create", ["token", "title"]), ("Notes", "get", ["id"]),
-        ("Notes", "update", ["token", "id"]), ("Notes", "delete", ["token", "id"]),
-    ])
+    @Test(
+        "Every required parameter, when missing, fails as invalidParameter naming it",
+        arguments: [
+            ("Accounts", "signUp", ["username", "password"]), ("Accounts", "logIn", ["username", "password"]),
+            ("Accounts", "whoAmI", ["token"]), ("Notes", "create", ["token", "title"]), ("Notes", "get", ["id"]),
+            ("Notes", "update", ["token", "id"]), ("Notes", "delete", ["token", "id"]),
+        ])
     func missingParameters(target: String, action: String, required: [String]) throws {
         let mediator = try exampleMediator()
         let complete: Params = ["username": "ada", "password": "analytical", "token": "token-1", "title": "t", "id": 1]
@@ -54,13 +57,15 @@ struct ComparisonTests {
         }
     }
 
-    @Test("Wrong-typed parameters fail as invalidParameter naming the key", arguments: [
-        ("Accounts", "signUp", "username", 42 as any Sendable), ("Accounts", "whoAmI", "token", [1, 2] as any Sendable),
-        ("Notes", "create", "title", 3.5 as any Sendable), ("Notes", "create", "tags", 7 as any Sendable),
-        ("Notes", "get", "id", "seven" as any Sendable), ("Notes", "get", "id", 1.5 as any Sendable),
-        ("Notes", "list", "tag", true as any Sendable), ("Notes", "update", "body", 1 as any Sendable),
-        ("Notes", "delete", "id", "" as any Sendable),
-    ])
+    @Test(
+        "Wrong-typed parameters fail as invalidParameter naming the key",
+        arguments: [
+            ("Accounts", "signUp", "username", 42 as any Sendable), ("Accounts", "whoAmI", "token", [1, 2] as any Sendable),
+            ("Notes", "create", "title", 3.5 as any Sendable), ("Notes", "create", "tags", 7 as any Sendable),
+            ("Notes", "get", "id", "seven" as any Sendable), ("Notes", "get", "id", 1.5 as any Sendable),
+            ("Notes", "list", "tag", true as any Sendable), ("Notes", "update", "body", 1 as any Sendable),
+            ("Notes", "delete", "id", "" as any Sendable),
+        ])
     func wrongTypes(target: String, action: String, key: String, value: any Sendable) throws {
         let mediator = try exampleMediator()
         var params: Params = ["username": "ada", "password": "analytical", "token": "token-1", "title": "t", "id": 1]

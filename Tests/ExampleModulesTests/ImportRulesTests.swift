@@ -68,7 +68,7 @@ enum PackageReader {
         guard process.terminationStatus == 0 else { throw ReadError(message: "swift package dump-package exited with \(process.terminationStatus)") }
 
         guard let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let targets = manifest["targets"] as? [[String: Any]]
+            let targets = manifest["targets"] as? [[String: Any]]
         else { throw ReadError(message: "unexpected dump-package output") }
         return try targets.map { target in
             let name = target["name"] as? String ?? ""
@@ -90,7 +90,7 @@ enum PackageReader {
             for line in try String(contentsOf: file, encoding: .utf8).split(separator: "\n") {
                 let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
                 guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
-                      words[..<index].allSatisfy({ ["public", "internal", "package", "private", "fileprivate"].contains($0) })
+                    words[..<index].allSatisfy({ ["public", "internal", "package", "private", "fileprivate"].contains($0) })
                 else { continue }
                 modules.insert(String(words[index + 1].split(separator: ".").first ?? ""))
             }
@@ -126,12 +126,13 @@ struct ImportRulesTests {
             ModuleInfo(name: "NotesMediator", path: "Targets/NotesMediator", declared: ["Mediator", "AccountsMediator"], imported: ["Notes"]),
             ModuleInfo(name: "AccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator"], imported: ["Mediator"]),
         ]
-        #expect(ImportRules.violations(in: modules) == [
-            "provider Notes declares a dependency on Accounts (a provider)",
-            "provider Notes imports Accounts",
-            "extension module NotesMediator declares a dependency on AccountsMediator (not allowed)",
-            "extension module NotesMediator imports Notes",
-        ])
+        #expect(
+            ImportRules.violations(in: modules) == [
+                "provider Notes declares a dependency on Accounts (a provider)",
+                "provider Notes imports Accounts",
+                "extension module NotesMediator declares a dependency on AccountsMediator (not allowed)",
+                "extension module NotesMediator imports Notes",
+            ])
     }
 
     @Test("Providers may use a support module; a support module may not use a provider, and extension modules may not use it")
@@ -142,10 +143,11 @@ struct ImportRulesTests {
             ModuleInfo(name: "Accounts", path: "Targets/Accounts", declared: ["Mediator", "ExampleSupport"], imported: ["Mediator", "ExampleSupport"]),
             ModuleInfo(name: "AccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator", "ExampleSupport"], imported: ["Mediator"]),
         ]
-        #expect(ImportRules.violations(in: modules) == [
-            "support module ExampleSupport declares a dependency on Accounts (a provider)",
-            "support module ExampleSupport imports Accounts",
-            "extension module AccountsMediator declares a dependency on ExampleSupport (not allowed)",
-        ])
+        #expect(
+            ImportRules.violations(in: modules) == [
+                "support module ExampleSupport declares a dependency on Accounts (a provider)",
+                "support module ExampleSupport imports Accounts",
+                "extension module AccountsMediator declares a dependency on ExampleSupport (not allowed)",
+            ])
     }
 }

@@ -1,6 +1,6 @@
 import ExampleSupport
-import Testing
 import TestSupport
+import Testing
 
 /// The lock the example providers keep their state in (and app teams copy): it must serialize
 /// every change and pass a failure through without losing what the closure did before it threw.

@@ -9,7 +9,9 @@ struct OperationGenerator {
         String(repeating: "u", count: 33), "tab\t", "\u{FF41}da", "ada\u{200B}", "\u{212A}elvin", "Kelvin",
     ]
     static let passwords = ["analytical", "12345678", "short", "", "ünïcødé-pass", String(repeating: "p", count: 10_000)]
-    static let titles = ["Engines", "", "   ", "📝 ünïcode", "a&b=c%20+d", String(repeating: "t", count: 200), String(repeating: "t", count: 201), "line\nbreak"]
+    static let titles = [
+        "Engines", "", "   ", "📝 ünïcode", "a&b=c%20+d", String(repeating: "t", count: 200), String(repeating: "t", count: 201), "line\nbreak",
+    ]
     static let bodies = ["", "body", String(repeating: "β", count: 5_000), "\"quoted\""]
     static let tagSets: [[String]] = [[], ["math"], ["math", "draft"], ["日本"], [""], ["two words"], ["draft"]]
     static let tagFilters: [String?] = [nil, "math", "draft", "日本", "", "missing"]
@@ -39,7 +41,8 @@ struct OperationGenerator {
     mutating func operation(leaningOn focus: String) -> Operation {
         // Writes that succeed need notes to write to: when leaning on update or delete, keep
         // creating some.
-        let others = focus == "update" || focus == "delete"
+        let others =
+            focus == "update" || focus == "delete"
             ? ["create", "create", "create", "signUp", "logIn", "get", "list"]
             : ["signUp", "logIn", "whoAmI", "create", "get", "list", "update", "delete"]
         let action = Int.random(in: 0..<3, using: &random) == 0 ? pick(others) : focus

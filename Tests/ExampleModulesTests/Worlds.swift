@@ -62,15 +62,16 @@ enum Operation: CustomStringConvertible {
     }
 
     var description: String {
-        let arguments: [Any?] = switch self {
-        case let .signUp(username, password), let .logIn(username, password): [username, password]
-        case let .whoAmI(token): [token]
-        case let .create(token, title, body, tags): [token, title, body, tags]
-        case let .get(id): [id]
-        case let .list(tag): [tag]
-        case let .update(token, id, title, body, tags): [token, id, title, body, tags]
-        case let .delete(token, id): [token, id]
-        }
+        let arguments: [Any?] =
+            switch self {
+            case .signUp(let username, let password), .logIn(let username, let password): [username, password]
+            case .whoAmI(let token): [token]
+            case .create(let token, let title, let body, let tags): [token, title, body, tags]
+            case .get(let id): [id]
+            case .list(let tag): [tag]
+            case .update(let token, let id, let title, let body, let tags): [token, id, title, body, tags]
+            case .delete(let token, let id): [token, id]
+            }
         let shown = arguments.map { argument -> String in
             guard let argument else { return "nil" }
             let text = String(reflecting: argument)
@@ -106,23 +107,23 @@ struct TypedAPIWorld: World {
     mutating func run(_ operation: Operation) -> Outcome {
         do {
             switch operation {
-            case let .signUp(username, password):
+            case .signUp(let username, let password):
                 let account = try accounts.signUp(username: username, password: password)
                 return .account(id: account.id, username: account.username)
-            case let .logIn(username, password):
+            case .logIn(let username, let password):
                 return tokens.record(try accounts.logIn(username: username, password: password))
-            case let .whoAmI(token):
+            case .whoAmI(let token):
                 let account = try accounts.whoAmI(token: tokens.resolve(token))
                 return .account(id: account.id, username: account.username)
-            case let .create(token, title, body, tags):
+            case .create(let token, let title, let body, let tags):
                 return .note(plain(try notes.create(token: tokens.resolve(token), title: title, body: body, tags: tags)))
-            case let .get(id):
+            case .get(let id):
                 return .note(plain(try notes.get(id: id)))
-            case let .list(tag):
+            case .list(let tag):
                 return .notes(notes.list(tag: tag).map(plain))
-            case let .update(token, id, title, body, tags):
+            case .update(let token, let id, let title, let body, let tags):
                 return .note(plain(try notes.update(token: tokens.resolve(token), id: id, title: title, body: body, tags: tags)))
-            case let .delete(token, id):
+            case .delete(let token, let id):
                 try notes.delete(token: tokens.resolve(token), id: id)
                 return .done
             }
@@ -172,29 +173,29 @@ struct StringAPIWorld: World {
         var params: Params
         let target: String
         switch operation {
-        case let .signUp(username, password), let .logIn(username, password):
+        case .signUp(let username, let password), .logIn(let username, let password):
             target = "Accounts"
             params = ["username": username, "password": password]
-        case let .whoAmI(token):
+        case .whoAmI(let token):
             target = "Accounts"
             params = ["token": tokens.resolve(token)]
-        case let .create(token, title, body, tags):
+        case .create(let token, let title, let body, let tags):
             target = "Notes"
             params = ["token": tokens.resolve(token), "title": title, "body": body, "tags": tags]
-        case let .get(id):
+        case .get(let id):
             target = "Notes"
             params = ["id": number(id)]
-        case let .list(tag):
+        case .list(let tag):
             target = "Notes"
             params = [:]
             params["tag"] = tag
-        case let .update(token, id, title, body, tags):
+        case .update(let token, let id, let title, let body, let tags):
             target = "Notes"
             params = ["token": tokens.resolve(token), "id": number(id)]
             params["title"] = title
             params["body"] = body
             params["tags"] = tags
-        case let .delete(token, id):
+        case .delete(let token, let id):
             target = "Notes"
             params = ["token": tokens.resolve(token), "id": number(id)]
         }
@@ -211,7 +212,7 @@ struct StringAPIWorld: World {
         switch operation {
         case .signUp, .whoAmI:
             guard let account = result as? [String: any Sendable], let id = account["id"] as? Int,
-                  let username = account["username"] as? String
+                let username = account["username"] as? String
             else { return .failure("unreadable result \(String(describing: result))") }
             return .account(id: id, username: username)
         case .logIn:
@@ -231,7 +232,7 @@ struct StringAPIWorld: World {
 
     private func plainNote(_ fields: [String: any Sendable]) -> PlainNote? {
         guard let id = fields["id"] as? Int, let title = fields["title"] as? String, let body = fields["body"] as? String,
-              let tags = fields["tags"] as? [String], let owner = fields["owner"] as? String
+            let tags = fields["tags"] as? [String], let owner = fields["owner"] as? String
         else { return nil }
         return PlainNote(id: id, title: title, body: body, tags: tags, owner: owner)
     }
@@ -250,23 +251,23 @@ struct WrapperWorld: World {
     mutating func run(_ operation: Operation) -> Outcome {
         do throws(MediatorError) {
             switch operation {
-            case let .signUp(username, password):
+            case .signUp(let username, let password):
                 let user = try mediator.accountsSignUp(username: username, password: password)
                 return .account(id: user.id, username: user.username)
-            case let .logIn(username, password):
+            case .logIn(let username, let password):
                 return tokens.record(try mediator.accountsLogIn(username: username, password: password))
-            case let .whoAmI(token):
+            case .whoAmI(let token):
                 let user = try mediator.accountsWhoAmI(token: tokens.resolve(token))
                 return .account(id: user.id, username: user.username)
-            case let .create(token, title, body, tags):
+            case .create(let token, let title, let body, let tags):
                 return .note(plain(try mediator.notesCreate(token: tokens.resolve(token), title: title, body: body, tags: tags)))
-            case let .get(id):
+            case .get(let id):
                 return .note(plain(try mediator.notesGet(id: id)))
-            case let .list(tag):
+            case .list(let tag):
                 return .notes(try mediator.notesList(tag: tag).map(plain))
-            case let .update(token, id, title, body, tags):
+            case .update(let token, let id, let title, let body, let tags):
                 return .note(plain(try mediator.notesUpdate(token: tokens.resolve(token), id: id, title: title, body: body, tags: tags)))
-            case let .delete(token, id):
+            case .delete(let token, let id):
                 try mediator.notesDelete(token: tokens.resolve(token), id: id)
                 return .done
             }

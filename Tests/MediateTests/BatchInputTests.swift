@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -8,7 +10,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import Testing
 
 @Suite("mediate batch: line limit, read errors and invalid UTF-8")
 struct BatchInputTests {

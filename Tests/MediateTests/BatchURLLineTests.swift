@@ -1,14 +1,17 @@
-@testable import MediatorCommandLine
 import Testing
+
+@testable import MediatorCommandLine
 
 @Suite("batch: a line is a URL only when its first word is one")
 struct BatchURLLineTests {
-    @Test("Tabs separate words as spaces do, and a first word decides", arguments: [
-        ("Echo\techo\tu=http://x", "Echo", "echo\tu=http://x"),
-        ("app://Echo/echo?a=1\t\t extra", "app://Echo/echo?a=1", "extra"),
-        ("app://Echo/echo?q='it's'", "app://Echo/echo?q='it's'", ""),
-        ("a \u{301}b", "a", "\u{301}b"),
-    ])
+    @Test(
+        "Tabs separate words as spaces do, and a first word decides",
+        arguments: [
+            ("Echo\techo\tu=http://x", "Echo", "echo\tu=http://x"),
+            ("app://Echo/echo?a=1\t\t extra", "app://Echo/echo?a=1", "extra"),
+            ("app://Echo/echo?q='it's'", "app://Echo/echo?q='it's'", ""),
+            ("a \u{301}b", "a", "\u{301}b"),
+        ])
     func firstWord(line: String, word: String, rest: String) {
         let split = BatchLine.firstWord(of: line)
         #expect(split.word == word)
@@ -42,7 +45,10 @@ struct BatchURLLineTests {
         let run = try Mediate.run(["--in-memory", "batch"], input: input)
         #expect(run.status == 1)
         #expect(run.lines == [#"{"ok":"1"}"#])
-        #expect(run.errorLines == [#"mediate: error: line 1: the URL "app://Echo/echo?a=1" is followed by "extra words"; a URL line holds the URL alone (write a space in it as %20)"#])
+        #expect(
+            run.errorLines == [
+                #"mediate: error: line 1: the URL "app://Echo/echo?a=1" is followed by "extra words"; a URL line holds the URL alone (write a space in it as %20)"#
+            ])
         let json = try Mediate.run(["--in-memory", "batch", "--json"], input: input)
         #expect(json.lines.first?.contains(#""code":"usage""#) == true, "\(json)")
     }

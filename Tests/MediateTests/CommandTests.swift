@@ -32,7 +32,8 @@ struct CommandTests {
     func typedParamsReachActions() throws {
         let directory = Mediate.temporaryDirectory()
         #expect(try Mediate.run(["--data-dir", directory, "perform", "Accounts", "signUp", "username=ada", "password=analytical"]).status == 0)
-        let token = try #require(sessionToken(try Mediate.run(["--data-dir", directory, "perform", "Accounts", "logIn", "username=ada", "password=analytical"]).line))
+        let token = try #require(
+            sessionToken(try Mediate.run(["--data-dir", directory, "perform", "Accounts", "logIn", "username=ada", "password=analytical"]).line))
         let created = try Mediate.run(["--data-dir", directory, "perform", "Notes", "create", "token=\(token)", "title=T", "tags:=[\"x\",\"y\"]"])
         #expect(created.line == #"{"body":"","id":1,"owner":"ada","tags":["x","y"],"title":"T"}"#)
         #expect(try Mediate.run(["--data-dir", directory, "perform", "Notes", "get", "id=1"]).status == 0)
@@ -86,7 +87,9 @@ struct CommandTests {
         #expect(run.errorLines.count == 1, "\(run)")
     }
 
-    @Test("With --json, each failure is one {\"ok\":false,...} object with its code, and the same exit code", arguments: failures.filter { !$0.arguments.isEmpty })
+    @Test(
+        "With --json, each failure is one {\"ok\":false,...} object with its code, and the same exit code", arguments: failures.filter { !$0.arguments.isEmpty }
+    )
     func failureJSON(_ failure: Failure) throws {
         let run = try Mediate.run(["--in-memory", "--json"] + failure.arguments)
         #expect(run.status == failure.status)
@@ -135,7 +138,10 @@ struct CommandTests {
     func help() throws {
         let main = try Mediate.run(["--help"])
         #expect(main.status == 0)
-        for needle in ["perform <Target> <action>", "open <url>", "list [<Target>]", "batch [--json]", "key:=json", "EXIT STATUS", "--data-dir DIR", "--in-memory", "77 forbidden"] {
+        for needle in [
+            "perform <Target> <action>", "open <url>", "list [<Target>]", "batch [--json]", "key:=json", "EXIT STATUS", "--data-dir DIR", "--in-memory",
+            "77 forbidden",
+        ] {
             #expect(main.output.contains(needle), "missing \(needle)")
         }
         for (command, needle) in [("perform", "--params-json"), ("open", "scheme://Target/action"), ("list", "local-only"), ("batch", "single quotes")] {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The usernames in result lines `{"id":...,"username":"..."}`: each one acknowledges a saved write.
 func acknowledgedUsernames(_ lines: [String]) -> [String] {
@@ -38,7 +38,8 @@ struct DurabilityTests {
         print("Durability: seed 0x\(String(seed, radix: 16))")
         var generator = SeededGenerator(seed: seed)
         let directory = Mediate.temporaryDirectory()
-        let requiredAcknowledged = 300, requiredKills = 24
+        let requiredAcknowledged = 300
+        let requiredKills = 24
         var acknowledged: Set<String> = []
         var kills = 0
         var round = 0

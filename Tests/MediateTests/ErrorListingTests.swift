@@ -11,9 +11,11 @@ struct ErrorListingTests {
         let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
         var output: [String] = []
         var errors: [String] = []
-        let status = tool.run(["list", "Nope", "--json"], write: { stream, line throws(StreamError) in
-            if stream == .output { output.append(line) } else { errors.append(line) }
-        })
+        let status = tool.run(
+            ["list", "Nope", "--json"],
+            write: { stream, line throws(StreamError) in
+                if stream == .output { output.append(line) } else { errors.append(line) }
+            })
         #expect(status == 69)
         let names = (10..<30).map { "\"T\($0)\"" }.joined(separator: ",")
         #expect(output.count == 1)
@@ -25,14 +27,18 @@ struct ErrorListingTests {
     @Test("--json keeps the mediator's own code when it is not one the exit status names; the exit status is 70")
     func otherCodes() throws {
         let mediator = Mediator()
-        try mediator.register(target: "App", actions: [
-            Action("refuse") { _, _ in throw MediatorError(MediatorError.Code(rawValue: "paymentRequired"), reason: "upgrade first") },
-        ])
+        try mediator.register(
+            target: "App",
+            actions: [
+                Action("refuse") { _, _ in throw MediatorError(MediatorError.Code(rawValue: "paymentRequired"), reason: "upgrade first") }
+            ])
         let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
         var output: [String] = []
-        let status = tool.run(["perform", "App", "refuse", "--json"], write: { stream, line throws(StreamError) in
-            if stream == .output { output.append(line) }
-        })
+        let status = tool.run(
+            ["perform", "App", "refuse", "--json"],
+            write: { stream, line throws(StreamError) in
+                if stream == .output { output.append(line) }
+            })
         #expect(status == 70)
         #expect(output.first?.contains("\"code\":\"paymentRequired\"") == true, "\(output)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -132,7 +133,8 @@ struct FileSafetyTests {
         #expect(atLimit.errorText.hasPrefix("mediate: error: the data file \(directory.file("state.json")) is corrupt (not JSON"), "\(atLimit.errorText)")
 
         try directory.write(String(repeating: "x", count: limit + 1), to: "state.json")
-        expectRefusal(directory.mediate("perform", "Notes", "list"), of: directory.file("state.json"), because: "it is larger than the limit of 64 MiB (67108864 bytes)")
+        expectRefusal(
+            directory.mediate("perform", "Notes", "list"), of: directory.file("state.json"), because: "it is larger than the limit of 64 MiB (67108864 bytes)")
         #expect(directory.status("state.json")?.st_size == off_t(limit + 1))
     }
 
@@ -145,7 +147,9 @@ struct FileSafetyTests {
         #expect(FileManager.default.createFile(atPath: directory.file("state.json"), contents: Data(bytes), attributes: [.posixPermissions: 0o600]))
         let run = directory.mediate("perform", "Notes", "list")
         #expect(run.status == 74)
-        #expect(run.errorText == "mediate: error: the data file \(directory.file("state.json")) is corrupt (not UTF-8 text); it was left unchanged: repair or move it away\n")
+        #expect(
+            run.errorText
+                == "mediate: error: the data file \(directory.file("state.json")) is corrupt (not UTF-8 text); it was left unchanged: repair or move it away\n")
         #expect(FileManager.default.contents(atPath: directory.file("state.json")) == Data(bytes))
     }
 
@@ -166,7 +170,8 @@ struct FileSafetyTests {
     func directoryIsAFile() throws {
         let parent = PlantedDirectory()
         try parent.write("x", to: "plain-file")
-        let run = RawProcess.run(Mediate.binary.path, arguments: ["--data-dir", parent.file("plain-file"), "perform", "Notes", "list"].map { Array($0.utf8) }, timeout: 60)
+        let run = RawProcess.run(
+            Mediate.binary.path, arguments: ["--data-dir", parent.file("plain-file"), "perform", "Notes", "list"].map { Array($0.utf8) }, timeout: 60)
         expectRefusal(run, of: parent.file("plain-file"), because: "it is not a directory")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Mediator
-import Testing
 import TestSupport
+import Testing
 
 /// Builds invalid `mediate` command lines: every one must be refused cleanly.
 struct InvalidInvocations {
@@ -27,13 +27,18 @@ struct InvalidInvocations {
 
     /// Bytes that are not valid UTF-8.
     mutating func invalidUTF8() -> [UInt8] {
-        let bad: [[UInt8]] = [[0xFF], [0xFE, 0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE2, 0x82], [0xF8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xF4, 0x90, 0x80, 0x80]]
+        let bad: [[UInt8]] = [
+            [0xFF], [0xFE, 0xFF], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE2, 0x82], [0xF8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xF4, 0x90, 0x80, 0x80],
+        ]
         return Array("a".utf8) + pick(bad) + Array("b".utf8)
     }
 
     /// JSON that does not parse.
     mutating func brokenJSON() -> String {
-        let fixed = ["{", "[1,", "tru", "\"open", "{\"a\":}", "[1 2]", "01", "1.", ".5", "-", "nul", "{\"a\" 1}", "[", "}", "\"\\x\"", "1e", "+1", "NaN", "[1,]", "{,}", "'a'"]
+        let fixed = [
+            "{", "[1,", "tru", "\"open", "{\"a\":}", "[1 2]", "01", "1.", ".5", "-", "nul", "{\"a\" 1}", "[", "}", "\"\\x\"", "1e", "+1", "NaN", "[1,]", "{,}",
+            "'a'",
+        ]
         switch Int.random(in: 0..<3, using: &generator) {
         case 0: return pick(fixed)
         case 1: return String(repeating: "[", count: Int.random(in: 257...20_000, using: &generator))
@@ -65,21 +70,37 @@ struct InvalidInvocations {
         while maker.corpus.count < count {
             switch maker.corpus.count % 10 {
             case 0:
-                let typo = maker.pick(["perfrom", "opne", "lsit", "bacth", "Perform", "OPEN", "-perform", "--perform", "", "-", "--", "--cache", "perform2", "run", "exec", "\u{1F600}", "perform\n", "--version2", "-x"])
+                let typo = maker.pick([
+                    "perfrom", "opne", "lsit", "bacth", "Perform", "OPEN", "-perform", "--perform", "", "-", "--", "--cache", "perform2", "run", "exec",
+                    "\u{1F600}", "perform\n", "--version2", "-x",
+                ])
                 maker.add("bad command", [typo] + (Bool.random(using: &maker.generator) ? ["Echo", "echo"] : []))
             case 1:
-                maker.add("missing arguments", maker.pick([["perform"], ["perform", "Echo"], ["open"], ["open", "a", "b"], ["list", "Echo", "extra"], ["batch", "extra"], ["perform", "Echo", "echo", "--params-json"], ["perform", "Echo", "echo", "--unknown-flag"], ["--data-dir"], ["--in-memory", "--data-dir"], ["perform", "Echo", "echo", "=1"], ["perform", "Echo", "echo", "novalue"], ["perform", "Echo", "echo", ":=1"]]))
+                maker.add(
+                    "missing arguments",
+                    maker.pick([
+                        ["perform"], ["perform", "Echo"], ["open"], ["open", "a", "b"], ["list", "Echo", "extra"], ["batch", "extra"],
+                        ["perform", "Echo", "echo", "--params-json"], ["perform", "Echo", "echo", "--unknown-flag"], ["--data-dir"],
+                        ["--in-memory", "--data-dir"], ["perform", "Echo", "echo", "=1"], ["perform", "Echo", "echo", "novalue"],
+                        ["perform", "Echo", "echo", ":=1"],
+                    ]))
             case 2:
                 maker.add("malformed key:=json", ["perform", "Echo", "echo", "k:=" + maker.brokenJSON()])
             case 3:
-                maker.add("malformed --params-json", ["perform", "Echo", "echo", "--params-json", maker.pick(["[1]", "1", "\"a\"", "null", maker.brokenJSON()])])
+                maker.add(
+                    "malformed --params-json", ["perform", "Echo", "echo", "--params-json", maker.pick(["[1]", "1", "\"a\"", "null", maker.brokenJSON()])])
             case 4:
                 maker.add("invalid URL", ["open", maker.invalidURL()] + (Bool.random(using: &maker.generator) ? ["--json"] : []))
             case 5:
                 // Linux refuses a single argument over 128 KiB (E2BIG), so "huge" stays under it.
                 let size = Int.random(in: 20_000...60_000, using: &maker.generator)
                 let huge = String(repeating: maker.pick(["A", "%", "é", "\n", "x=", "["]), count: size)
-                maker.add("huge argument", maker.pick([["perform", huge, "echo"], ["perform", "Echo", huge], ["open", "app://Echo/echo?a=" + huge + "%"], ["perform", "Echo", "echo", "k:=" + huge], [huge]]))
+                maker.add(
+                    "huge argument",
+                    maker.pick([
+                        ["perform", huge, "echo"], ["perform", "Echo", huge], ["open", "app://Echo/echo?a=" + huge + "%"],
+                        ["perform", "Echo", "echo", "k:=" + huge], [huge],
+                    ]))
             case 6:
                 let bad = maker.invalidUTF8()
                 let position = Int.random(in: 0..<4, using: &maker.generator)
@@ -87,20 +108,29 @@ struct InvalidInvocations {
                 if position == 3 { arguments[3] = Array("k:=".utf8) + bad } else { arguments[position] = bad }
                 maker.add("invalid UTF-8", raw: Bool.random(using: &maker.generator) ? arguments : [Array("open".utf8), Array("app://Echo/".utf8) + bad])
             case 7:
-                maker.add("unknown name", maker.pick([
-                    ["perform", maker.unknownName(), "echo"], ["perform", "Echo", maker.unknownName()], ["list", maker.unknownName()],
-                    ["perform", "Notes", maker.unknownName()], ["perform", "Target_" + maker.unknownName(), "Action_x"],
-                ]))
+                maker.add(
+                    "unknown name",
+                    maker.pick([
+                        ["perform", maker.unknownName(), "echo"], ["perform", "Echo", maker.unknownName()], ["list", maker.unknownName()],
+                        ["perform", "Notes", maker.unknownName()], ["perform", "Target_" + maker.unknownName(), "Action_x"],
+                    ]))
             case 8:
                 // Control characters in names must not break the one-line error.
                 let control = maker.pick(["\n", "\r", "\t", "\u{1B}[31m", "\u{7F}", "\u{2028}", "\r\n"])
-                maker.add("control characters", maker.pick([["perform", "Ec" + control + "ho", "echo"], ["perform", "Echo", "ec" + control + "ho"], ["open", "app://Echo/echo" + control], [maker.pick(commands) + control]]))
+                maker.add(
+                    "control characters",
+                    maker.pick([
+                        ["perform", "Ec" + control + "ho", "echo"], ["perform", "Echo", "ec" + control + "ho"], ["open", "app://Echo/echo" + control],
+                        [maker.pick(commands) + control],
+                    ]))
             default:
                 // Actions that fail on purpose, or get the wrong params.
-                maker.add("failing call", maker.pick([
-                    ["perform", "Echo", "fail", "message=line one\nline two"], ["perform", "Accounts", "logIn", "username=nobody", "password=x"],
-                    ["perform", "Notes", "get", "id=notanumber"], ["perform", "Notes", "create", "title=x"], ["perform", "Accounts", "signUp"],
-                ]))
+                maker.add(
+                    "failing call",
+                    maker.pick([
+                        ["perform", "Echo", "fail", "message=line one\nline two"], ["perform", "Accounts", "logIn", "username=nobody", "password=x"],
+                        ["perform", "Notes", "get", "id=notanumber"], ["perform", "Notes", "create", "title=x"], ["perform", "Accounts", "signUp"],
+                    ]))
             }
         }
         return maker.corpus
@@ -135,7 +165,9 @@ struct InvalidInvocationTests {
                 if let signal = run.signal { problems.append("signal \(signal)") }
                 if let status = run.status, !Self.documentedStatuses.contains(status) { problems.append("exit \(status)") }
                 let newlines = run.error.filter { $0 == 0x0A }.count
-                if newlines != 1 || run.error.last != 0x0A { problems.append("stderr has \(newlines) lines: \(String(decoding: run.error.prefix(300), as: UTF8.self).debugDescription)") }
+                if newlines != 1 || run.error.last != 0x0A {
+                    problems.append("stderr has \(newlines) lines: \(String(decoding: run.error.prefix(300), as: UTF8.self).debugDescription)")
+                }
                 if !run.error.starts(with: Array("mediate: error: ".utf8)) { problems.append("stderr does not start with \"mediate: error: \"") }
                 if !problems.isEmpty { failures.withLock { $0.append("#\(index) [\(entry.category)] \(shown): \(problems.joined(separator: "; "))") } }
                 categories.withLock { $0[entry.category, default: 0] += 1 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -32,7 +33,9 @@ struct StraceRequirementTests {
 /// Kills a writer at an exact step of a write, chosen by the system call it makes (strace's
 /// fault injection), instead of at a random moment: deterministic, whatever the machine's load.
 /// Without a working strace (macOS, a container without ptrace) the suite is reported skipped.
-@Suite("mediate: a writer killed at each step of a write leaves the old file or the new one", .enabled(if: Strace.works, "needs a working strace (Linux, ptrace allowed)"))
+@Suite(
+    "mediate: a writer killed at each step of a write leaves the old file or the new one",
+    .enabled(if: Strace.works, "needs a working strace (Linux, ptrace allowed)"))
 struct KillPointTests {
     /// A step of `replaceStateFile`: the n-th call of a system call, and what must be on disk after a kill there.
     struct KillPoint: Sendable, CustomTestStringConvertible {
@@ -61,8 +64,10 @@ struct KillPointTests {
         expectSuccess(directory.signUp("ada"))
         let before = try #require(directory.contents("state.json"))
         let injection = "inject=\(point.syscall):signal=SIGKILL:when=\(point.occurrence)"
-        let arguments = ["-o", "/dev/null", "-e", injection, Mediate.binary.path, "--data-dir", directory.path,
-                         "perform", "Accounts", "signUp", "username=grace", "password=analytical"]
+        let arguments = [
+            "-o", "/dev/null", "-e", injection, Mediate.binary.path, "--data-dir", directory.path,
+            "perform", "Accounts", "signUp", "username=grace", "password=analytical",
+        ]
         let run = RawProcess.run(Strace.path, arguments: arguments.map { Array($0.utf8) }, timeout: 60)
         #expect(!run.timedOut)
         #expect(run.signal == SIGKILL, "the writer was not killed there: \(run.errorText)")

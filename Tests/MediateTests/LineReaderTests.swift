@@ -1,4 +1,8 @@
 import Foundation
+import Testing
+
+@testable import MediatorCommandLine
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -8,8 +12,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-@testable import MediatorCommandLine
-import Testing
 
 /// Every line a reader gives, with its number; stops at a read error (returned as well).
 func readAll(_ input: BatchInput, chunkSize: Int) -> (lines: [(Int, LineReader.Line)], error: StreamError?) {
@@ -56,7 +58,8 @@ struct LineReaderTests {
     func boundedMemory() throws {
         let limit = 4 * 1024
         let chunk = 1024
-        var reader = LineReader(input: BatchInput(bytes: Array(repeating: 0x78, count: 1_000_000) + Array("\nafter\n".utf8), lineLimit: limit), chunkSize: chunk)
+        var reader = LineReader(
+            input: BatchInput(bytes: Array(repeating: 0x78, count: 1_000_000) + Array("\nafter\n".utf8), lineLimit: limit), chunkSize: chunk)
         var largest = 0
         var lines: [LineReader.Line] = []
         while let next = try reader.next() {
@@ -68,13 +71,15 @@ struct LineReaderTests {
         #expect(largest <= 2 * (limit + chunk), "held \(largest) bytes")
     }
 
-    @Test("Lines that are not UTF-8 are refused with the offset of the first bad byte, not repaired", arguments: [
-        ([0x61, 0xFF, 0x62], 1),
-        ([0x61, 0x62, 0xC0, 0x80], 2),            // overlong NUL
-        ([0xC3, 0xA9, 0xED, 0xA0, 0x80], 2),      // é, then an encoded surrogate
-        ([0x61, 0xE2, 0x82], 1),                   // cut short at the end of the line
-        ([0xE2, 0x82, 0xAC, 0xEF, 0xBF, 0x41], 3), // €, then a sequence that starts like U+FFFD
-    ] as [([UInt8], Int)])
+    @Test(
+        "Lines that are not UTF-8 are refused with the offset of the first bad byte, not repaired",
+        arguments: [
+            ([0x61, 0xFF, 0x62], 1),
+            ([0x61, 0x62, 0xC0, 0x80], 2),  // overlong NUL
+            ([0xC3, 0xA9, 0xED, 0xA0, 0x80], 2),  // é, then an encoded surrogate
+            ([0x61, 0xE2, 0x82], 1),  // cut short at the end of the line
+            ([0xE2, 0x82, 0xAC, 0xEF, 0xBF, 0x41], 3),  // €, then a sequence that starts like U+FFFD
+        ] as [([UInt8], Int)])
     func invalidUTF8(bytes: [UInt8], offset: Int) {
         let read = readAll(BatchInput(bytes: bytes + Array("\nok\n".utf8)), chunkSize: 64)
         #expect(read.lines.map(\.1) == [.invalidUTF8(offset: offset), .text("ok")])

@@ -1,3 +1,5 @@
+import Testing
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -7,7 +9,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import Testing
 
 /// Some parents hand their children non-blocking pipes (the flag belongs to the pipe, so the
 /// child inherits it); `read` and `write` then fail with `EAGAIN` instead of waiting.

@@ -1,4 +1,8 @@
 import Foundation
+import Mediator
+import MediatorCommandLine
+import Testing
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -8,9 +12,6 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import Mediator
-import MediatorCommandLine
-import Testing
 
 /// Runs `mediate` with raw options; arguments as text.
 func rawMediate(_ arguments: [String], _ options: RawOptions) -> RawRun {
@@ -28,15 +29,17 @@ struct OutputErrorTests {
         #expect(run.errorText == "mediate: error: cannot write the result to standard output: No space left on device\n")
     }
 
-    @Test("Every kind of standard output counts: --json results and errors, help, version, list", arguments: [
-        (["--json", "perform", "Echo", "echo"], "the result"),
-        (["--json", "perform", "Echo", "nope"], "the error"),
-        (["--help"], "the help"),
-        (["batch", "--help"], "the help"),
-        (["--version"], "the version"),
-        (["list"], "the listing"),
-        (["list", "--json"], "the result"),
-    ])
+    @Test(
+        "Every kind of standard output counts: --json results and errors, help, version, list",
+        arguments: [
+            (["--json", "perform", "Echo", "echo"], "the result"),
+            (["--json", "perform", "Echo", "nope"], "the error"),
+            (["--help"], "the help"),
+            (["batch", "--help"], "the help"),
+            (["--version"], "the version"),
+            (["list"], "the listing"),
+            (["list", "--json"], "the result"),
+        ])
     func everyOutput(arguments: [String], what: String) {
         let run = rawMediate(["--in-memory"] + arguments, Self.full)
         #expect(run.status == 74, "\(run.errorText)")
@@ -121,10 +124,12 @@ struct OutputErrorTests {
         #expect(throws: Never.self) { try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }]) }
         let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
         var errors: [String] = []
-        let status = tool.run(["perform", "Echo", "echo"], write: { stream, line throws(StreamError) in
-            guard stream == .error else { throw StreamError(errorNumber: ENOSPC) }
-            errors.append(line)
-        })
+        let status = tool.run(
+            ["perform", "Echo", "echo"],
+            write: { stream, line throws(StreamError) in
+                guard stream == .error else { throw StreamError(errorNumber: ENOSPC) }
+                errors.append(line)
+            })
         #expect(status == 74)
         #expect(errors == ["tool: error: cannot write the result to standard output: No space left on device"])
     }

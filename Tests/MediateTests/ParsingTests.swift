@@ -1,24 +1,29 @@
-@testable import MediatorCommandLine
 import Testing
+
+@testable import MediatorCommandLine
 
 @Suite("Command-line parsing pieces")
 struct ParsingTests {
-    @Test("JSON values parse and print back in canonical form", arguments: [
-        (#"{"b":1,"a":[true,false,null,"x"]}"#, #"{"a":[true,false,null,"x"],"b":1}"#),
-        (#" [ 1 , -2.5 , 1e3 , 0 ] "#, #"[1,-2.5,1000.0,0]"#),
-        (#""\u00e9\ud83d\ude00\n\"\\\/""#, #""é😀\n\"\\/""#),
-        (#""tab\there""#, #""tab\there""#),
-        ("9223372036854775807", "9223372036854775807"),
-        ("9223372036854775808", "9.223372036854776e+18"),
-    ])
+    @Test(
+        "JSON values parse and print back in canonical form",
+        arguments: [
+            (#"{"b":1,"a":[true,false,null,"x"]}"#, #"{"a":[true,false,null,"x"],"b":1}"#),
+            (#" [ 1 , -2.5 , 1e3 , 0 ] "#, #"[1,-2.5,1000.0,0]"#),
+            (#""\u00e9\ud83d\ude00\n\"\\\/""#, #""é😀\n\"\\/""#),
+            (#""tab\there""#, #""tab\there""#),
+            ("9223372036854775807", "9223372036854775807"),
+            ("9223372036854775808", "9.223372036854776e+18"),
+        ])
     func jsonRoundTrip(input: String, canonical: String) throws {
         #expect(try JSONValue(parsing: input).serialized == canonical)
     }
 
-    @Test("Malformed JSON is an error with its position, never a crash", arguments: [
-        "", "{", "[1,]", "{\"a\"}", "{\"a\":}", "tru", "01", "1.", "-", "\"unterminated", "\"\\x\"", "\"\\ud800\"", "[1] 2",
-        "\"a\u{1}b\"", "1e999", String(repeating: "[", count: 10_000),
-    ])
+    @Test(
+        "Malformed JSON is an error with its position, never a crash",
+        arguments: [
+            "", "{", "[1,]", "{\"a\"}", "{\"a\":}", "tru", "01", "1.", "-", "\"unterminated", "\"\\x\"", "\"\\ud800\"", "[1] 2",
+            "\"a\u{1}b\"", "1e999", String(repeating: "[", count: 10_000),
+        ])
     func malformedJSON(input: String) {
         #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: input) }
     }
@@ -28,24 +33,28 @@ struct ParsingTests {
         #expect(JSONValue.string("\u{0}\u{1f}\u{7f}").serialized == #""\u0000\u001f\u007f""#)
     }
 
-    @Test("Batch lines split like a shell", arguments: [
-        ("Notes create title='a b' body=\"c \\\"d\\\" e\"", ["Notes", "create", "title=a b", "body=c \"d\" e"]),
-        ("  spaced\tout  ", ["spaced", "out"]),
-        ("a\\ b c", ["a b", "c"]),
-        ("empty='' x", ["empty=", "x"]),
-        ("'it''s'", ["its"]),
-        ("\"keep \\n as is\"", ["keep \\n as is"]),
-    ])
+    @Test(
+        "Batch lines split like a shell",
+        arguments: [
+            ("Notes create title='a b' body=\"c \\\"d\\\" e\"", ["Notes", "create", "title=a b", "body=c \"d\" e"]),
+            ("  spaced\tout  ", ["spaced", "out"]),
+            ("a\\ b c", ["a b", "c"]),
+            ("empty='' x", ["empty=", "x"]),
+            ("'it''s'", ["its"]),
+            ("\"keep \\n as is\"", ["keep \\n as is"]),
+        ])
     func batchWords(line: String, words: [String]) throws {
         #expect(try BatchLine.words(line) == words)
     }
 
-    @Test("key=value splits at the first = (or :=) scalar; a backslash makes one scalar of the key literal", arguments: [
-        ("a\\=b=1", "a=b", "1"),
-        ("k\\:=v", "k:", "v"),
-        ("e=\u{301}x", "e", "\u{301}x"),
-        ("é=x=y", "é", "x=y"),
-    ])
+    @Test(
+        "key=value splits at the first = (or :=) scalar; a backslash makes one scalar of the key literal",
+        arguments: [
+            ("a\\=b=1", "a=b", "1"),
+            ("k\\:=v", "k:", "v"),
+            ("e=\u{301}x", "e", "\u{301}x"),
+            ("é=x=y", "é", "x=y"),
+        ])
     func parameterSplitting(argument: String, key: String, value: String) throws {
         var parameters = ParameterArguments()
         try parameters.add(argument: argument)

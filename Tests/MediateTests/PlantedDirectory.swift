@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -79,7 +80,9 @@ extension RawRun {
 /// The run ended promptly with exit 74 and exactly one line, `mediate: error: refusing PATH: REASON`.
 func expectRefusal(_ run: RawRun, of path: String, because reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(!run.timedOut, "mediate hung", sourceLocation: sourceLocation)
-    #expect(run.status == 74, "status \(String(describing: run.status)), signal \(String(describing: run.signal)), stderr: \(run.errorText)", sourceLocation: sourceLocation)
+    #expect(
+        run.status == 74, "status \(String(describing: run.status)), signal \(String(describing: run.signal)), stderr: \(run.errorText)",
+        sourceLocation: sourceLocation)
     #expect(run.errorText == "mediate: error: refusing \(path): \(reason)\n", sourceLocation: sourceLocation)
     #expect(run.output.isEmpty, "stdout: \(run.outputText)", sourceLocation: sourceLocation)
 }
@@ -87,5 +90,7 @@ func expectRefusal(_ run: RawRun, of path: String, because reason: String, sourc
 /// The run ended promptly with exit 0.
 func expectSuccess(_ run: RawRun, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(!run.timedOut, "mediate hung", sourceLocation: sourceLocation)
-    #expect(run.status == 0, "status \(String(describing: run.status)), signal \(String(describing: run.signal)), stderr: \(run.errorText)", sourceLocation: sourceLocation)
+    #expect(
+        run.status == 0, "status \(String(describing: run.status)), signal \(String(describing: run.signal)), stderr: \(run.errorText)",
+        sourceLocation: sourceLocation)
 }

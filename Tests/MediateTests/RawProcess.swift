@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -128,17 +129,19 @@ enum RawProcess {
         // POSIX has no spawn attribute that ignores a signal; a shell's `trap ''` does, and
         // `exec` keeps an ignored signal ignored.
         let program = options.ignoresSIGPIPE ? "/bin/sh" : path
-        let prefix: [[UInt8]] = options.ignoresSIGPIPE
+        let prefix: [[UInt8]] =
+            options.ignoresSIGPIPE
             ? [Array("/bin/sh".utf8), Array("-c".utf8), Array("trap '' PIPE; exec \"$0\" \"$@\"".utf8), Array(path.utf8)]
             : [Array(path.utf8)]
 
         // argv: NUL-terminated copies of the raw bytes.
-        let argv: [UnsafeMutablePointer<CChar>?] = (prefix + arguments).map { bytes in
-            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
-            for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
-            copy[bytes.count] = 0
-            return copy
-        } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            (prefix + arguments).map { bytes in
+                let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+                for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+                copy[bytes.count] = 0
+                return copy
+            } + [nil]
         defer { for pointer in argv { pointer?.deallocate() } }
 
         var pid = pid_t()
@@ -226,7 +229,7 @@ enum RawProcess {
     /// The process's peak resident memory in KiB since its `exec` (`VmHWM`), or 0 when unknown.
     private static func peakResident(of pid: pid_t) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
         else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }

@@ -6,16 +6,16 @@ struct SessionTests {
     @Test("batch answers each line in order, skips blanks and comments, goes on after failures, exits 1")
     func batchLines() throws {
         let input = """
-        # a comment
-        Echo echo a=1
+            # a comment
+            Echo echo a=1
 
-        app://Echo/echo?b=2
-        Echo echo 'single quoted'=x "dq=a \\"b\\" c" plain\\ word=y
-        Echo fail message=boom
-        Echo echo 'unterminated
-        app://Echo/nativeEcho
-        Echo echo last=yes
-        """
+            app://Echo/echo?b=2
+            Echo echo 'single quoted'=x "dq=a \\"b\\" c" plain\\ word=y
+            Echo fail message=boom
+            Echo echo 'unterminated
+            app://Echo/nativeEcho
+            Echo echo last=yes
+            """
         let run = try Mediate.run(["--in-memory", "batch"], input: input)
         #expect(run.status == 1)
         #expect(run.lines == [#"{"a":"1"}"#, #"{"b":"2"}"#, #"{"dq":"a \"b\" c","plain word":"y","single quoted":"x"}"#, #"{"last":"yes"}"#])
@@ -43,14 +43,15 @@ struct SessionTests {
         batch.send("Accounts signUp username=ada password=analytical\nAccounts logIn username=ada password=analytical\n")
         #expect(try batch.nextLine() == #"{"id":1,"username":"ada"}"#)
         let token = try #require(try batch.nextLine().flatMap(sessionToken))
-        batch.send("""
-        Notes create token=\(token) title='First note' tags=work
-        Notes list
-        Notes get id=1
-        Notes delete token=\(token) id=1
-        Notes list
+        batch.send(
+            """
+            Notes create token=\(token) title='First note' tags=work
+            Notes list
+            Notes get id=1
+            Notes delete token=\(token) id=1
+            Notes list
 
-        """)
+            """)
         try batch.closeInput()
         let note = #"{"body":"","id":1,"owner":"ada","tags":["work"],"title":"First note"}"#
         #expect(try batch.remainingLines() == [note, "[\(note)]", note, "null", "[]"])
@@ -84,7 +85,8 @@ struct SessionTests {
     @Test("2 processes x 200 concurrent creates in one data directory: all 400 notes are there")
     func concurrentWriters() throws {
         let directory = Mediate.temporaryDirectory()
-        let session = try Mediate.run(["--data-dir", directory, "batch"], input: "Accounts signUp username=ada password=analytical\nAccounts logIn username=ada password=analytical\n")
+        let session = try Mediate.run(
+            ["--data-dir", directory, "batch"], input: "Accounts signUp username=ada password=analytical\nAccounts logIn username=ada password=analytical\n")
         let token = try #require(session.lines.last.flatMap(sessionToken))
         let processes = try (0..<2).map { writer in
             let lines = (0..<200).map { "Notes create token=\(token) title=w\(writer)-\($0)" }.joined(separator: "\n")

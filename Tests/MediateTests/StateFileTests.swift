@@ -6,10 +6,10 @@ import Testing
 struct StateFileTests {
     /// A format-1 file as mediate 0.1.0 wrote it: one user, one guessable session, one note.
     static let formatOne = """
-    {"accounts":{"nextID":2,"nextToken":2,"tokens":{"token-1":"ada"},"users":[{"id":1,"password":"analytical","username":"ada"}]},\
-    "format":1,"notes":{"nextID":2,"notes":[{"body":"","id":1,"owner":"ada","tags":[],"title":"Kept"}]}}
+        {"accounts":{"nextID":2,"nextToken":2,"tokens":{"token-1":"ada"},"users":[{"id":1,"password":"analytical","username":"ada"}]},\
+        "format":1,"notes":{"nextID":2,"notes":[{"body":"","id":1,"owner":"ada","tags":[],"title":"Kept"}]}}
 
-    """
+        """
 
     @Test("A format-1 file loads without its guessable sessions; its users log in again and the next write is format 2")
     func formatOneMigrated() throws {
@@ -39,7 +39,10 @@ struct StateFileTests {
         try directory.write(broken, to: "state.json")
         let run = directory.mediate("perform", "Notes", "list")
         #expect(run.status == 74)
-        #expect(run.errorText == "mediate: error: the data file \(directory.file("state.json")) is corrupt (at \"accounts.nextToken\": missing); it was left unchanged: repair or move it away\n")
+        #expect(
+            run.errorText
+                == "mediate: error: the data file \(directory.file("state.json")) is corrupt (at \"accounts.nextToken\": missing); it was left unchanged: repair or move it away\n"
+        )
         #expect(directory.contents("state.json") == broken)
     }
 
@@ -65,7 +68,8 @@ struct StateFileTests {
         try directory.write(text, to: "state.json")
         let signUp = directory.signUp("grace")
         #expect(signUp.signal == nil && signUp.status == 70, "\(signUp)")
-        #expect(signUp.errorText == "mediate: error: Accounts/signUp: the action failed: no account id left: ids have reached the largest integer (\(Int.max))\n")
+        #expect(
+            signUp.errorText == "mediate: error: Accounts/signUp: the action failed: no account id left: ids have reached the largest integer (\(Int.max))\n")
         #expect(directory.contents("state.json") == text)
 
         let logIn = directory.mediate("perform", "Accounts", "logIn", "username=ada", "password=analytical")
@@ -81,11 +85,11 @@ struct StateFileTests {
 
     /// Format 1 (so mediate 0.1.0 reads it too): users 1 and 2, notes 1 and 5, counters past them.
     static let consistent = """
-    {"accounts":{"nextID":3,"nextToken":1,"tokens":{},"users":[{"id":1,"password":"analytical","username":"ada"},\
-    {"id":2,"password":"analytical","username":"grace"}]},"format":1,"notes":{"nextID":6,"notes":[\
-    {"body":"","id":1,"owner":"ada","tags":[],"title":"One"},{"body":"","id":5,"owner":"grace","tags":[],"title":"Five"}]}}
+        {"accounts":{"nextID":3,"nextToken":1,"tokens":{},"users":[{"id":1,"password":"analytical","username":"ada"},\
+        {"id":2,"password":"analytical","username":"grace"}]},"format":1,"notes":{"nextID":6,"notes":[\
+        {"body":"","id":1,"owner":"ada","tags":[],"title":"One"},{"body":"","id":5,"owner":"grace","tags":[],"title":"Five"}]}}
 
-    """
+        """
 
     /// One inconsistency planted in ``consistent`` (or in its format-2 form, for tokens).
     struct Inconsistency: Sendable, CustomTestStringConvertible {
@@ -122,11 +126,17 @@ struct StateFileTests {
         Inconsistency(#""id":1,"owner""#, #""id":0,"owner""#, #"at "notes.notes[0].id": 0 is not a valid id (ids start at 1)"#),
         Inconsistency(#""id":2,"#, #""id":1,"#, #"at "accounts.users[1].id": 1 is also the id of accounts.users[0]"#),
         Inconsistency(#""username":"grace""#, #""username":"ada""#, #"at "accounts.users[1].username": "ada" is also the username of accounts.users[0]"#),
-        Inconsistency(#""username":"grace""#, #""username":"\#u{FF47}race""#, #"at "accounts.users[1].username": "\#u{FF47}race" is not a valid username (\#(usernameRule))"#),
+        Inconsistency(
+            #""username":"grace""#, #""username":"\#u{FF47}race""#,
+            #"at "accounts.users[1].username": "\#u{FF47}race" is not a valid username (\#(usernameRule))"#),
         Inconsistency(#""username":"grace""#, #""username":"""#, #"at "accounts.users[1].username": "" is not a valid username (\#(usernameRule))"#),
         Inconsistency(#""owner":"grace""#, #""owner":"bob""#, #"at "notes.notes[1].owner": "bob" is not a user"#),
-        Inconsistency(#""tokens":{}"#, #""tokens":{"token-1":"ada"}"#, formatTwo: true, #"at "accounts.tokens": "token-1" is not a session token (32 lowercase hexadecimal digits)"#),
-        Inconsistency(#""tokens":{}"#, #""tokens":{"\#(token.uppercased())":"ada"}"#, formatTwo: true, #"at "accounts.tokens": "\#(token.uppercased())" is not a session token (32 lowercase hexadecimal digits)"#),
+        Inconsistency(
+            #""tokens":{}"#, #""tokens":{"token-1":"ada"}"#, formatTwo: true,
+            #"at "accounts.tokens": "token-1" is not a session token (32 lowercase hexadecimal digits)"#),
+        Inconsistency(
+            #""tokens":{}"#, #""tokens":{"\#(token.uppercased())":"ada"}"#, formatTwo: true,
+            #"at "accounts.tokens": "\#(token.uppercased())" is not a session token (32 lowercase hexadecimal digits)"#),
         Inconsistency(#""tokens":{}"#, #""tokens":{"\#(token)":"bob"}"#, formatTwo: true, #"at "accounts.tokens.\#(token)": "bob" is not a user"#),
     ]
 
@@ -135,8 +145,12 @@ struct StateFileTests {
         let directory = PlantedDirectory()
         let text = inconsistency.text
         try directory.write(text, to: "state.json")
-        let expected = "mediate: error: the data file \(directory.file("state.json")) is corrupt (\(inconsistency.problem)); it was left unchanged: repair or move it away\n"
-        for run in [directory.mediate("perform", "Notes", "list"), directory.signUp("alan"), directory.mediate("perform", "Accounts", "logIn", "username=ada", "password=analytical")] {
+        let expected =
+            "mediate: error: the data file \(directory.file("state.json")) is corrupt (\(inconsistency.problem)); it was left unchanged: repair or move it away\n"
+        for run in [
+            directory.mediate("perform", "Notes", "list"), directory.signUp("alan"),
+            directory.mediate("perform", "Accounts", "logIn", "username=ada", "password=analytical"),
+        ] {
             #expect(run.status == 74, "\(run.errorText)")
             #expect(run.errorText == expected)
             #expect(run.output.isEmpty)
@@ -157,9 +171,11 @@ struct StateFileTests {
 
     // MARK: - Changes of normalisation alone (item 13)
 
-    @Test("A change only in Unicode normalisation (NFC to NFD and back) is saved, byte for byte", arguments: [
-        ("caf\u{E9}", "cafe\u{301}"), ("cafe\u{301}", "caf\u{E9}"), ("\u{212B}ngstr\u{F6}m", "A\u{30A}ngstro\u{308}m"),
-    ])
+    @Test(
+        "A change only in Unicode normalisation (NFC to NFD and back) is saved, byte for byte",
+        arguments: [
+            ("caf\u{E9}", "cafe\u{301}"), ("cafe\u{301}", "caf\u{E9}"), ("\u{212B}ngstr\u{F6}m", "A\u{30A}ngstro\u{308}m"),
+        ])
     func normalisationOnlyChange(from original: String, to changed: String) throws {
         #expect(original == changed, "the two forms must be canonically equivalent for this test to mean anything")
         let directory = PlantedDirectory()

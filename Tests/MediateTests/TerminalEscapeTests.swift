@@ -1,6 +1,7 @@
 import Mediator
-@testable import MediatorCommandLine
 import Testing
+
+@testable import MediatorCommandLine
 
 /// A scalar a terminal acts on instead of showing; named by its code point in test names, which
 /// must not print it raw either.
@@ -59,9 +60,11 @@ struct TerminalEscapeTests {
     @Test("list escapes names and summaries too, one row per action")
     func listEscapes() throws {
         let mediator = Mediator()
-        try mediator.register(target: "Shown", summary: "about \u{9B}31m\u{202E}", actions: [
-            Action("go", summary: "line\nbreak \u{2066}") { _, _ in nil },
-        ])
+        try mediator.register(
+            target: "Shown", summary: "about \u{9B}31m\u{202E}",
+            actions: [
+                Action("go", summary: "line\nbreak \u{2066}") { _, _ in nil }
+            ])
         let text = Listing(targets: mediator.targets).text
         #expect(text == "Shown (Target_Shown): about \\u{9B}31m\\u{202E}\n  go  Action_go  remote      line\\nbreak \\u{2066}")
     }

@@ -1,6 +1,7 @@
-@testable import Mediator
-import Testing
 import TestSupport
+import Testing
+
+@testable import Mediator
 
 @Suite("Errors stay small and cheap whatever the input")
 struct BoundedErrorTests {
@@ -11,8 +12,11 @@ struct BoundedErrorTests {
             try mediator.register(target: "T\(index)", actions: index == 0 ? (0..<500).map { Action("a\($0)") { _, _ in nil } } : [])
         }
         let missingTarget = #expect(throws: MediatorError.self) { try mediator.call(target: "Nope", action: "x") }
-        #expect(missingTarget?.availableNames == ["T0", "T1", "T10", "T100", "T1000", "T10000", "T10001", "T10002", "T10003", "T10004",
-                                                  "T10005", "T10006", "T10007", "T10008", "T10009", "T1001", "T10010", "T10011", "T10012", "T10013"])
+        #expect(
+            missingTarget?.availableNames == [
+                "T0", "T1", "T10", "T100", "T1000", "T10000", "T10001", "T10002", "T10003", "T10004",
+                "T10005", "T10006", "T10007", "T10008", "T10009", "T1001", "T10010", "T10011", "T10012", "T10013",
+            ])
         #expect(missingTarget?.omittedNameCount == 99_980)
         #expect(missingTarget?.description.hasSuffix(", T10013, and 99980 more)") == true)
         #expect((missingTarget?.description.utf8.count ?? .max) < 400)
@@ -37,10 +41,12 @@ struct BoundedErrorTests {
         #expect((byURL?.description.utf8.count ?? .max) < 1_000)
     }
 
-    @Test("Caller text in an error is cut and its control characters escaped", arguments: [
-        "app://%1B%5B2J%1B%5D0%3Bpwned%07/read", "app://Echo/%E2%80%AEtxt.exe", "app://" + String(repeating: "%C3%A9", count: 30_000) + "/read",
-        "app://Echo/" + String(repeating: "%C3%A9", count: 10_000), "app://Echo/echo?" + String(repeating: "%C3%A9", count: 5_000) + "=%zz",
-    ])
+    @Test(
+        "Caller text in an error is cut and its control characters escaped",
+        arguments: [
+            "app://%1B%5B2J%1B%5D0%3Bpwned%07/read", "app://Echo/%E2%80%AEtxt.exe", "app://" + String(repeating: "%C3%A9", count: 30_000) + "/read",
+            "app://Echo/" + String(repeating: "%C3%A9", count: 10_000), "app://Echo/echo?" + String(repeating: "%C3%A9", count: 5_000) + "=%zz",
+        ])
     func callerTextInErrors(url: String) throws {
         let mediator = Mediator()
         try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])

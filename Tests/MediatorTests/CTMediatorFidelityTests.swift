@@ -1,6 +1,6 @@
 import Mediator
-import Testing
 import TestSupport
+import Testing
 
 /// A target without a notFound of its own (the protocol's default).
 final class Target_Plain: MediatorTarget {
@@ -20,13 +20,15 @@ struct CTMediatorFidelityTests {
     /// A mediator whose NoTargetAction/response records every call's CTMediator strings.
     func mediatorWithNoTargetAction(log: RunLog) throws -> Mediator {
         let mediator = Mediator()
-        try mediator.register(target: "Target_NoTargetAction", actions: [
-            Action("Action_response:") { _, params in
-                let origin = try params.value("originParams", as: Params.self)
-                log.add("\(try params.value("targetString", as: String.self)) \(try params.value("selectorString", as: String.self)) \(origin.keys)")
-                return "responded"
-            },
-        ])
+        try mediator.register(
+            target: "Target_NoTargetAction",
+            actions: [
+                Action("Action_response:") { _, params in
+                    let origin = try params.value("originParams", as: Params.self)
+                    log.add("\(try params.value("targetString", as: String.self)) \(try params.value("selectorString", as: String.self)) \(origin.keys)")
+                    return "responded"
+                }
+            ])
         return mediator
     }
 
@@ -76,7 +78,7 @@ struct CTMediatorFidelityTests {
         try mediator.register(Target_Lenient.self) { _ in Target_Lenient() }
         mediator.setFallback { _, _, _ in "global" }
         _ = try mediator.call(target: "Lenient", action: "known", shouldCacheTarget: true)
-        #expect(mediator.perform(target: "Lenient", action: "softly") != nil)     // answered by notFound
+        #expect(mediator.perform(target: "Lenient", action: "softly") != nil)  // answered by notFound
         #expect(mediator.perform(target: "Lenient", action: "hard") as? String == "global")  // notFound returned nil
         #expect(mediator.hasCachedInstance(ofTarget: "Lenient"))
     }
@@ -109,7 +111,10 @@ struct CTMediatorFidelityTests {
     func alwaysCachedIsNeverReset() throws {
         let mediator = Mediator()
         let made = Counter()
-        try mediator.register(Target_Tally.self) { _ in made.increment(); return Target_Tally() }
+        try mediator.register(Target_Tally.self) { _ in
+            made.increment()
+            return Target_Tally()
+        }
         #expect(mediator.open("app://Tally/identity") != nil)
         #expect(mediator.open("app://Tally/typo") == nil)
         #expect(mediator.perform(target: "Tally", action: "typo") == nil)

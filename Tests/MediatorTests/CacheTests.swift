@@ -15,11 +15,13 @@ struct CacheTests {
 
     /// Registers `name` whose factory counts, optionally sleeping to widen race windows.
     func registerTracked(_ name: String, factoryDelay: UInt32 = 0) throws {
-        try mediator.register(target: name, make: { [counter] _ -> Tracked in
-            counter.created.increment()
-            if factoryDelay > 0 { usleep(factoryDelay) }
-            return Tracked()
-        }, actions: [Action("id") { tracked, _ in ObjectIdentifier(tracked) }])
+        try mediator.register(
+            target: name,
+            make: { [counter] _ -> Tracked in
+                counter.created.increment()
+                if factoryDelay > 0 { usleep(factoryDelay) }
+                return Tracked()
+            }, actions: [Action("id") { tracked, _ in ObjectIdentifier(tracked) }])
     }
 
     func id(_ target: String, cache: Bool) -> ObjectIdentifier? {
@@ -71,7 +73,13 @@ struct CacheTests {
         try registerTracked("T")
         weak var instance: Tracked?
         let keep = ReadWriteLock<Tracked?>(nil)
-        try mediator.addActions([Action<Tracked>("keep") { tracked, _ in keep.withLock { $0 = tracked }; return nil }], toTarget: "T")
+        try mediator.addActions(
+            [
+                Action<Tracked>("keep") { tracked, _ in
+                    keep.withLock { $0 = tracked }
+                    return nil
+                }
+            ], toTarget: "T")
         _ = mediator.perform(target: "T", action: "keep", shouldCacheTarget: true)
         instance = keep.withLock { $0 }
         keep.withLock { $0 = nil }
@@ -122,9 +130,15 @@ struct CacheTests {
         onThreads(4) { index in
             switch index {
             case 0: _ = id("Slow", cache: true)
-            case 1: usleep(20_000); _ = id("Slow", cache: true)
-            case 2: usleep(40_000); mediator.releaseCachedTarget(fullName: "Slow")
-            default: usleep(110_000); _ = id("Slow", cache: true)
+            case 1:
+                usleep(20_000)
+                _ = id("Slow", cache: true)
+            case 2:
+                usleep(40_000)
+                mediator.releaseCachedTarget(fullName: "Slow")
+            default:
+                usleep(110_000)
+                _ = id("Slow", cache: true)
             }
         }
         // The sleeps make the regression's interleaving likely; no assertion depends on them. In

@@ -27,18 +27,22 @@ struct CanonicalNameTests {
         #expect(Target_Counter.targetName == "Counter")
     }
 
-    @Test("A doubled prefix is an invalid name at registration, for targets and actions", arguments: [
-        "Target_Target_Public", "Target_Target_",  "Target_",
-    ])
+    @Test(
+        "A doubled prefix is an invalid name at registration, for targets and actions",
+        arguments: [
+            "Target_Target_Public", "Target_Target_", "Target_",
+        ])
     func doubledTargetPrefix(name: String) {
         let error = #expect(throws: MediatorError.self) { try Mediator().register(target: name, actions: []) }
         #expect(error?.code == .invalidName)
     }
 
-    @Test("An action name may carry its prefix and a selector colon once, not twice", arguments: [
-        ("Action_Action_nativeWipe", false), ("Action_nativeWipe::", false), ("Action_", false), (":", false),
-        ("Action_wipe:", true), ("wipe:", true), ("Action_wipe", true),
-    ])
+    @Test(
+        "An action name may carry its prefix and a selector colon once, not twice",
+        arguments: [
+            ("Action_Action_nativeWipe", false), ("Action_nativeWipe::", false), ("Action_", false), (":", false),
+            ("Action_wipe:", true), ("wipe:", true), ("Action_wipe", true),
+        ])
     func doubledActionPrefix(name: String, valid: Bool) {
         let register = { try Mediator().register(target: "Files", actions: [Action(name) { _, _ in nil }]) }
         if valid {
@@ -80,19 +84,44 @@ struct CanonicalNameTests {
         let mediator = Mediator()
         let log = RunLog()
         for target in ["Public", "Secret"] {
-            try mediator.register(target: target, actions: [
-                Action("read") { _, _ in log.add("\(target)/read"); return "ok" },
-                Action("nativeWipe") { _, _ in log.add("\(target)/nativeWipe"); return "wiped" },
-                Action("wipe", localOnly: true) { _, _ in log.add("\(target)/wipe"); return "wiped" },
-            ])
+            try mediator.register(
+                target: target,
+                actions: [
+                    Action("read") { _, _ in
+                        log.add("\(target)/read")
+                        return "ok"
+                    },
+                    Action("nativeWipe") { _, _ in
+                        log.add("\(target)/nativeWipe")
+                        return "wiped"
+                    },
+                    Action("wipe", localOnly: true) { _, _ in
+                        log.add("\(target)/wipe")
+                        return "wiped"
+                    },
+                ])
         }
         // The attack: spellings that once registered as second names of real ones. They
         // must be refused; if a regression let them in, the URLs below would find them.
         #expect(throws: MediatorError.self) {
-            try mediator.register(target: "Target_Target_Public", actions: [Action("read") { _, _ in log.add("Target_Public/read"); return "ok" }])
+            try mediator.register(
+                target: "Target_Target_Public",
+                actions: [
+                    Action("read") { _, _ in
+                        log.add("Target_Public/read")
+                        return "ok"
+                    }
+                ])
         }
         #expect(throws: MediatorError.self) {
-            try mediator.register(target: "Files", actions: [Action("Action_Action_nativeWipe") { _, _ in log.add("Files/nativeWipe"); return "wiped" }])
+            try mediator.register(
+                target: "Files",
+                actions: [
+                    Action("Action_Action_nativeWipe") { _, _ in
+                        log.add("Files/nativeWipe")
+                        return "wiped"
+                    }
+                ])
         }
         mediator.urlPolicy = URLPolicy(allowedTargets: ["Public"])
         #expect(mediator.open("app://Target_Public/read") as? String == "ok")
@@ -100,7 +129,8 @@ struct CanonicalNameTests {
 
         // Every spelling of each target with each plain action, and every spelling of each action
         // with each plain target: a spelling that slipped past the policy shows in the log.
-        let targets = ["Public", "Secret", "Files"], actions = ["read", "nativeWipe", "wipe"]
+        let targets = ["Public", "Secret", "Files"]
+        let actions = ["read", "nativeWipe", "wipe"]
         var urls: [String] = []
         for target in targets {
             for spelling in Self.spellings(of: target, prefix: "Target_", selector: false) {
@@ -176,13 +206,15 @@ struct UnicodeNameTests {
         try mediator.register(target: "Kiosk", make: { _ in Box() }, actions: [Action("open") { _, _ in "opened" }])
     }
 
-    @Test("A canonically equivalent or look-alike name does not reach a target or action", arguments: [
-        ("\u{212A}iosk", "open"),       // KELVIN SIGN, canonically equivalent to K
-        ("Kiosk", "op\u{0065}\u{0301}n"),
-        ("Ｋiosk", "open"),              // fullwidth
-        ("Kiosk\u{200B}", "open"),       // zero-width space
-        ("Kiosk", "\u{FF4F}pen"),
-    ])
+    @Test(
+        "A canonically equivalent or look-alike name does not reach a target or action",
+        arguments: [
+            ("\u{212A}iosk", "open"),  // KELVIN SIGN, canonically equivalent to K
+            ("Kiosk", "op\u{0065}\u{0301}n"),
+            ("Ｋiosk", "open"),  // fullwidth
+            ("Kiosk\u{200B}", "open"),  // zero-width space
+            ("Kiosk", "\u{FF4F}pen"),
+        ])
     func lookAlikes(target: String, action: String) {
         #expect(mediator.perform(target: target, action: action) == nil)
         #expect(!mediator.canPerform(target: target, action: action))

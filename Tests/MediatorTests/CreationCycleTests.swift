@@ -35,11 +35,13 @@ struct CreationCycleTests {
     func registerRing(_ names: [String], in mediator: Mediator, barrier: OneShotBarrier) throws {
         for (index, name) in names.enumerated() {
             let next = names[(index + 1) % names.count]
-            try mediator.register(target: name, make: { mediator in
-                guard barrier.arrive() else { throw FixtureError(message: "the other factories never started") }
-                _ = try mediator.call(target: next, action: "touch", shouldCacheTarget: true)
-                return Box()
-            }, actions: [Action("touch") { _, _ in "touched" }])
+            try mediator.register(
+                target: name,
+                make: { mediator in
+                    guard barrier.arrive() else { throw FixtureError(message: "the other factories never started") }
+                    _ = try mediator.call(target: next, action: "touch", shouldCacheTarget: true)
+                    return Box()
+                }, actions: [Action("touch") { _, _ in "touched" }])
         }
     }
 
@@ -99,16 +101,20 @@ struct CreationCycleTests {
         let mediator = Mediator()
         let barrier = OneShotBarrier(count: 2)
         let touch = [Action<Box>("touch") { _, _ in "touched" }]
-        try mediator.register(target: "A", make: { mediator in
-            _ = try mediator.call(target: "B", action: "touch", shouldCacheTarget: true)
-            return Box()
-        }, actions: touch)
-        for (name, next) in [("B", "C"), ("C", "A")] {
-            try mediator.register(target: name, make: { mediator in
-                guard barrier.arrive() else { throw FixtureError(message: "the other factory never started") }
-                _ = try mediator.call(target: next, action: "touch", shouldCacheTarget: true)
+        try mediator.register(
+            target: "A",
+            make: { mediator in
+                _ = try mediator.call(target: "B", action: "touch", shouldCacheTarget: true)
                 return Box()
             }, actions: touch)
+        for (name, next) in [("B", "C"), ("C", "A")] {
+            try mediator.register(
+                target: name,
+                make: { mediator in
+                    guard barrier.arrive() else { throw FixtureError(message: "the other factory never started") }
+                    _ = try mediator.call(target: next, action: "touch", shouldCacheTarget: true)
+                    return Box()
+                }, actions: touch)
         }
         let errors = createAtOnce(["A", "C"], in: mediator)
         let named = errors.compactMap(cycleError).filter { error in ["A", "B", "C"].allSatisfy { error.reason.contains("\"\($0)\"") } }
@@ -119,10 +125,12 @@ struct CreationCycleTests {
     @Test("A handle that creates a cached target in a cycle throws cyclicTargetCreation itself, not wrapped")
     func handleCycle() throws {
         let mediator = Mediator()
-        try mediator.register(target: "Self", make: { mediator in
-            _ = try mediator.handle(target: "Self", action: "touch", shouldCacheTarget: true)
-            return Box()
-        }, actions: [Action("touch") { _, _ in "touched" }])
+        try mediator.register(
+            target: "Self",
+            make: { mediator in
+                _ = try mediator.handle(target: "Self", action: "touch", shouldCacheTarget: true)
+                return Box()
+            }, actions: [Action("touch") { _, _ in "touched" }])
         let error = #expect(throws: MediatorError.self) { try mediator.handle(target: "Self", action: "touch", shouldCacheTarget: true) }
         #expect(error?.code == .cyclicTargetCreation, "\(String(describing: error))")
     }
@@ -141,10 +149,12 @@ struct HandleCreationCycleTests {
     @Test("An uncached handle whose factory asks for the cached instance of its own target throws the cycle unwrapped")
     func uncachedHandle() throws {
         let mediator = Mediator()
-        try mediator.register(target: "Loop", make: { mediator in
-            _ = try mediator.call(target: "Loop", action: "touch", shouldCacheTarget: true)
-            return Box()
-        }, actions: [Action("touch") { _, _ in "touched" }])
+        try mediator.register(
+            target: "Loop",
+            make: { mediator in
+                _ = try mediator.call(target: "Loop", action: "touch", shouldCacheTarget: true)
+                return Box()
+            }, actions: [Action("touch") { _, _ in "touched" }])
         let handle = try mediator.handle(target: "Loop", action: "touch")
         let error = #expect(throws: MediatorError.self) { try handle.call() }
         #expect(error?.code == .cyclicTargetCreation, "\(String(describing: error))")

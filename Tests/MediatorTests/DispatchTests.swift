@@ -1,6 +1,6 @@
 import Mediator
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Dispatch and errors")
 struct DispatchTests {
@@ -90,20 +90,24 @@ struct DispatchTests {
 
     @Test("An action can call the mediator again (nested dispatch), also on a cached target")
     func nestedDispatch() throws {
-        try mediator.register(target: "Outer", actions: [
-            Action("quadruple") { mediator, params in
-                let doubled = try mediator.call(target: "Counter", action: "double", params: params, shouldCacheTarget: true, as: Int.self)
-                return try mediator.call(target: "Counter", action: "double", params: ["n": doubled], shouldCacheTarget: true, as: Int.self)
-            },
-        ])
+        try mediator.register(
+            target: "Outer",
+            actions: [
+                Action("quadruple") { mediator, params in
+                    let doubled = try mediator.call(target: "Counter", action: "double", params: params, shouldCacheTarget: true, as: Int.self)
+                    return try mediator.call(target: "Counter", action: "double", params: ["n": doubled], shouldCacheTarget: true, as: Int.self)
+                }
+            ])
         #expect(try mediator.call(target: "Outer", action: "quadruple", params: ["n": 3]) as? Int == 12)
     }
 
     @Test("A nested call's failure is wrapped: the outer action failed because of it")
     func nestedFailure() throws {
-        try mediator.register(target: "Outer", actions: [
-            Action("relay") { mediator, _ in try mediator.call(target: "Counter", action: "fail", params: ["message": "inner"]) },
-        ])
+        try mediator.register(
+            target: "Outer",
+            actions: [
+                Action("relay") { mediator, _ in try mediator.call(target: "Counter", action: "fail", params: ["message": "inner"]) }
+            ])
         let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Outer", action: "relay") }
         #expect(error?.code == .actionFailed)
         #expect(error?.target == "Outer")
@@ -114,10 +118,12 @@ struct DispatchTests {
     @Test("A factory that throws fails the call with the names, caches nothing, and the next call works")
     func throwingFactory() throws {
         let attempts = Counter()
-        try mediator.register(target: "Flaky", make: { _ -> Box in
-            if attempts.increment() == 1 { throw FixtureError(message: "cold start") }
-            return Box()
-        }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
+        try mediator.register(
+            target: "Flaky",
+            make: { _ -> Box in
+                if attempts.increment() == 1 { throw FixtureError(message: "cold start") }
+                return Box()
+            }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
 
         let error = #expect(throws: MediatorError.self) {
             try mediator.call(target: "Flaky", action: "id", shouldCacheTarget: true)
@@ -134,10 +140,12 @@ struct DispatchTests {
 
     @Test("A factory that asks for its own cached target on the same thread gets an error, not a deadlock")
     func cyclicCreation() throws {
-        try mediator.register(target: "Selfish", make: { mediator -> Box in
-            _ = try mediator.call(target: "Selfish", action: "id", shouldCacheTarget: true)
-            return Box()
-        }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
+        try mediator.register(
+            target: "Selfish",
+            make: { mediator -> Box in
+                _ = try mediator.call(target: "Selfish", action: "id", shouldCacheTarget: true)
+                return Box()
+            }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
         let error = #expect(throws: MediatorError.self) {
             try mediator.call(target: "Selfish", action: "id", shouldCacheTarget: true)
         }

@@ -60,15 +60,17 @@ struct FallbackTests {
 
     @Test("A registered NoTargetAction/response serves as the fallback, with CTMediator's params")
     func noTargetAction() throws {
-        try mediator.register(target: "NoTargetAction", actions: [
-            Action("Action_response") { _, params in
-                let origin = try params.value("originParams", as: Params.self)
-                let target = try params.value("targetString", as: String.self)
-                let selector = try params.value("selectorString", as: String.self)
-                let action = try params.value("actionString", as: String.self)
-                return "\(target) \(selector) \(action) \(try origin.value("id", as: Int.self))"
-            },
-        ])
+        try mediator.register(
+            target: "NoTargetAction",
+            actions: [
+                Action("Action_response") { _, params in
+                    let origin = try params.value("originParams", as: Params.self)
+                    let target = try params.value("targetString", as: String.self)
+                    let selector = try params.value("selectorString", as: String.self)
+                    let action = try params.value("actionString", as: String.self)
+                    return "\(target) \(selector) \(action) \(try origin.value("id", as: Int.self))"
+                }
+            ])
         // CTMediator's strings: the class name and the selector string; actionString as asked.
         #expect(try mediator.call(target: "Ghost", action: "Action_boo", params: ["id": 7]) as? String == "Target_Ghost Action_boo: Action_boo 7")
         #expect(try mediator.call(target: "Target_Ghost", action: "boo", params: ["id": 8]) as? String == "Target_Ghost Action_boo: boo 8")
@@ -96,7 +98,6 @@ struct FallbackTests {
         #expect(fromFallback?.target == "Ghost")
         #expect(fromFallback?.underlying as? FixtureError == FixtureError(message: "fallback exploded"))
     }
-
 
     @Test("App code can fail a call with its own MediatorError from a fallback; the caller gets it with its code")
     func fallbackThrowsMediatorError() {

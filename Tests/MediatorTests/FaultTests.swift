@@ -1,7 +1,7 @@
 import Foundation
 import Mediator
-import Testing
 import TestSupport
+import Testing
 
 /// A target whose factory or action fails when told to.
 final class Fragile: Sendable {
@@ -12,20 +12,22 @@ final class Fragile: Sendable {
 struct RecursionTests {
     /// Registers `Loop/again`, which calls itself through `mediator` without end, counting runs.
     func registerLoop(in mediator: Mediator, runs: Counter) throws {
-        try mediator.register(target: "Loop", actions: [
-            Action("again") { mediator, _ in
-                runs.increment()
-                return try mediator.call(target: "Loop", action: "again")
-            },
-            Action("count") { mediator, _ in
-                // nil-returning form: the refused call reads as nil, so this counts the depth reached.
-                (mediator.perform(target: "Loop", action: "count") as? Int ?? 0) + 1
-            },
-            Action("down") { mediator, params in
-                let n = try params.value("n", as: Int.self)
-                return n == 0 ? 0 : try mediator.call(target: "Loop", action: "down", params: ["n": n - 1], as: Int.self) + 1
-            },
-        ])
+        try mediator.register(
+            target: "Loop",
+            actions: [
+                Action("again") { mediator, _ in
+                    runs.increment()
+                    return try mediator.call(target: "Loop", action: "again")
+                },
+                Action("count") { mediator, _ in
+                    // nil-returning form: the refused call reads as nil, so this counts the depth reached.
+                    (mediator.perform(target: "Loop", action: "count") as? Int ?? 0) + 1
+                },
+                Action("down") { mediator, params in
+                    let n = try params.value("n", as: Int.self)
+                    return n == 0 ? 0 : try mediator.call(target: "Loop", action: "down", params: ["n": n - 1], as: Int.self) + 1
+                },
+            ])
     }
 
     @Test("An action calling itself without end fails with callDepthExceeded after maximumCallDepth runs")
@@ -67,9 +69,11 @@ struct RecursionTests {
         try mediator.register(target: "Ping", actions: [Action("go") { mediator, _ in try mediator.call(target: "Pong", action: "go") }])
         try mediator.register(target: "Pong", actions: [Action("go") { mediator, _ in try mediator.call(target: "Ping", action: "go") }])
         try mediator.register(target: "Remote", actions: [Action("go") { mediator, _ in try mediator.call(url: "app://Remote/go") }])
-        try mediator.register(target: "Handle", actions: [
-            Action("go") { mediator, _ in try mediator.handle(target: "Handle", action: "go").call() },
-        ])
+        try mediator.register(
+            target: "Handle",
+            actions: [
+                Action("go") { mediator, _ in try mediator.handle(target: "Handle", action: "go").call() }
+            ])
         for (target, call) in [
             ("Ping", { _ = try mediator.call(target: "Ping", action: "go") }),
             ("Remote", { _ = try mediator.call(url: "app://Remote/go") }),
@@ -107,11 +111,13 @@ struct ThrowingTests {
         let mediator = Mediator()
         let made = Counter()
         let failNext = Counter()
-        try mediator.register(target: "Flaky", make: { _ -> Fragile in
-            if failNext.value == 1 { throw FixtureError(message: "factory refused") }
-            made.increment()
-            return Fragile()
-        }, actions: [Action("id") { target, _ in ObjectIdentifier(target) }])
+        try mediator.register(
+            target: "Flaky",
+            make: { _ -> Fragile in
+                if failNext.value == 1 { throw FixtureError(message: "factory refused") }
+                made.increment()
+                return Fragile()
+            }, actions: [Action("id") { target, _ in ObjectIdentifier(target) }])
 
         var generator = SeededGenerator(seed: 0xFA17)
         var cachedID: ObjectIdentifier?
@@ -151,14 +157,16 @@ struct ThrowingTests {
         let mediator = Mediator()
         let attempts = Counter()
         let made = Counter()
-        try mediator.register(target: "Slow", make: { _ -> Fragile in
-            if attempts.increment() == 1 {
-                usleep(20_000)
-                throw FixtureError(message: "first attempt")
-            }
-            made.increment()
-            return Fragile()
-        }, actions: [Action("id") { target, _ in ObjectIdentifier(target) }])
+        try mediator.register(
+            target: "Slow",
+            make: { _ -> Fragile in
+                if attempts.increment() == 1 {
+                    usleep(20_000)
+                    throw FixtureError(message: "first attempt")
+                }
+                made.increment()
+                return Fragile()
+            }, actions: [Action("id") { target, _ in ObjectIdentifier(target) }])
 
         let results = ReadWriteLock<[Result<ObjectIdentifier, MediatorError>]>([])
         onThreads(8) { _ in
@@ -179,12 +187,14 @@ struct ThrowingTests {
     func actionFailsOnce() throws {
         let mediator = Mediator()
         let calls = Counter()
-        try mediator.register(target: "Once", make: { _ in Fragile() }, actions: [
-            Action("run") { _, _ in
-                if calls.increment() == 1 { throw FixtureError(message: "first") }
-                return "ok"
-            },
-        ])
+        try mediator.register(
+            target: "Once", make: { _ in Fragile() },
+            actions: [
+                Action("run") { _, _ in
+                    if calls.increment() == 1 { throw FixtureError(message: "first") }
+                    return "ok"
+                }
+            ])
         let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Target_Once", action: "Action_run", shouldCacheTarget: true) }
         #expect(error?.code == .actionFailed && error?.target == "Once" && error?.action == "run")
         #expect(error?.description == "Once/run: the action failed: fixture error: first")

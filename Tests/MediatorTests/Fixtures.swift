@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Mediator
+import TestSupport
 
 /// A target that counts how many instances were made and answers a few actions.
 final class Target_Counter: MediatorTarget {
@@ -28,4 +28,3 @@ final class Box: Sendable {
     let created = Counter()
     init() {}
 }
-

@@ -7,14 +7,18 @@ struct NameResolutionTests {
 
     init() throws {
         mediator = Mediator()
-        try mediator.register(target: "Math", actions: [
-            Action("double") { _, params in try params.value("n", as: Int.self) * 2 },
-        ])
+        try mediator.register(
+            target: "Math",
+            actions: [
+                Action("double") { _, params in try params.value("n", as: Int.self) * 2 }
+            ])
     }
 
-    @Test("Short and full target and action names reach the same action", arguments: [
-        ("Math", "double"), ("Target_Math", "double"), ("Math", "Action_double"), ("Target_Math", "Action_double"),
-    ])
+    @Test(
+        "Short and full target and action names reach the same action",
+        arguments: [
+            ("Math", "double"), ("Target_Math", "double"), ("Math", "Action_double"), ("Target_Math", "Action_double"),
+        ])
     func shortAndFullNames(target: String, action: String) throws {
         #expect(try mediator.call(target: target, action: action, params: ["n": 21]) as? Int == 42)
         #expect(mediator.canPerform(target: target, action: action))
@@ -55,9 +59,14 @@ struct NameResolutionTests {
     @Test("canPerform runs nothing and ignores fallbacks")
     func canPerformRunsNothing() throws {
         let ran = Box()
-        try mediator.register(target: "Spy", make: { _ in ran }, actions: [
-            Action("touch") { box, _ in box.created.increment(); return nil },
-        ])
+        try mediator.register(
+            target: "Spy", make: { _ in ran },
+            actions: [
+                Action("touch") { box, _ in
+                    box.created.increment()
+                    return nil
+                }
+            ])
         mediator.setFallback { _, _, _ in "fallback" }
         #expect(mediator.canPerform(target: "Spy", action: "touch"))
         #expect(!mediator.canPerform(target: "Spy", action: "missing"))

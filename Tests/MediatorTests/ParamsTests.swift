@@ -44,11 +44,13 @@ struct ParamsTests {
         #expect(throws: MediatorError.self) { try Params(["k": 4.5]).value("k", as: Int.self) }
     }
 
-    @Test("Ambiguous or malformed text is an error naming the key, the type and the text", arguments: [
-        ("4x", "Int"), ("", "Int"), (" 4", "Int"), ("1.0", "Int"), ("99999999999999999999", "Int"),
-        ("nan", "Double"), ("inf", "Double"), ("0x10", "Double"), ("1,5", "Double"),
-        ("yes", "Bool"), ("TRUE", "Bool"), ("", "Bool"),
-    ])
+    @Test(
+        "Ambiguous or malformed text is an error naming the key, the type and the text",
+        arguments: [
+            ("4x", "Int"), ("", "Int"), (" 4", "Int"), ("1.0", "Int"), ("99999999999999999999", "Int"),
+            ("nan", "Double"), ("inf", "Double"), ("0x10", "Double"), ("1,5", "Double"),
+            ("yes", "Bool"), ("TRUE", "Bool"), ("", "Bool"),
+        ])
     func badText(text: String, type: String) {
         let params: Params = ["key": text]
         let error = #expect(throws: MediatorError.self) {

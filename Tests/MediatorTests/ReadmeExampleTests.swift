@@ -7,7 +7,7 @@ final class Target_Greeter: MediatorTarget {
     static let actions: [Action<Target_Greeter>] = [
         Action("hello") { greeter, params in
             "\(greeter.greeting), \(try params.value("name", as: String.self))!"
-        },
+        }
     ]
     let greeting = "Hello"
 }

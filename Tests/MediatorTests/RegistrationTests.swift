@@ -23,9 +23,11 @@ struct RegistrationTests {
     func duplicateAction() {
         let mediator = Mediator()
         let error = #expect(throws: MediatorError.self) {
-            try mediator.register(target: "Notes", actions: [
-                Action("create") { _, _ in 1 }, Action("Action_create") { _, _ in 2 },
-            ])
+            try mediator.register(
+                target: "Notes",
+                actions: [
+                    Action("create") { _, _ in 1 }, Action("Action_create") { _, _ in 2 },
+                ])
         }
         #expect(error?.code == .duplicateAction)
         #expect(error?.target == "Notes")
@@ -36,12 +38,15 @@ struct RegistrationTests {
     @Test("replacingExisting swaps a target and drops its cached instance")
     func replace() throws {
         let mediator = Mediator()
-        let first = Box(), second = Box()
+        let first = Box()
+        let second = Box()
         try mediator.register(target: "Swap", make: { _ in first }, actions: [Action("which") { box, _ in box === first ? "first" : "second" }])
         #expect(mediator.perform(target: "Swap", action: "which", shouldCacheTarget: true) as? String == "first")
-        try mediator.register(target: "Swap", replacingExisting: true, make: { _ in second }, actions: [
-            Action("which") { box, _ in box === second ? "second" : "stale" },
-        ])
+        try mediator.register(
+            target: "Swap", replacingExisting: true, make: { _ in second },
+            actions: [
+                Action("which") { box, _ in box === second ? "second" : "stale" }
+            ])
         #expect(!mediator.hasCachedInstance(ofTarget: "Swap"))
         #expect(mediator.perform(target: "Swap", action: "which", shouldCacheTarget: true) as? String == "second")
     }

@@ -19,11 +19,13 @@ struct ReplacedDuringCreationTests {
         // which is what made an identity by address unsafe.
         for round in 0..<50 {
             let mediator = Mediator()
-            try mediator.register(target: "A", make: { mediator in
-                mediator.unregister(target: "A")
-                try mediator.register(target: "A", make: { _ in NewKind() }, actions: [Action<NewKind>("get") { target, _ in target.label }])
-                return OldKind()
-            }, actions: [Action<OldKind>("touch") { target, _ in target.tag }])
+            try mediator.register(
+                target: "A",
+                make: { mediator in
+                    mediator.unregister(target: "A")
+                    try mediator.register(target: "A", make: { _ in NewKind() }, actions: [Action<NewKind>("get") { target, _ in target.label }])
+                    return OldKind()
+                }, actions: [Action<OldKind>("touch") { target, _ in target.tag }])
             #expect(try mediator.call(target: "A", action: "touch", shouldCacheTarget: true) as? Int == 1, "round \(round)")
             #expect(!mediator.hasCachedInstance(ofTarget: "A"), "round \(round)")
             #expect(try mediator.call(target: "A", action: "get", shouldCacheTarget: true) as? String == "new", "round \(round)")

@@ -28,62 +28,100 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
     var testDescription: String { name }
 
     static let all: [NestingPath] = [
-        NestingPath(name: "plain typed call with params", setUp: { mediator, probe in
-            try mediator.register(target: "Loop", actions: [
-                Action("down") { mediator, params in
+        NestingPath(
+            name: "plain typed call with params",
+            setUp: { mediator, probe in
+                try mediator.register(
+                    target: "Loop",
+                    actions: [
+                        Action("down") { mediator, params in
+                            probe.record()
+                            let n = try params.value("n", as: Int.self)
+                            return try mediator.call(target: "Loop", action: "down", params: ["n": n - 1], as: Int.self) + 1
+                        }
+                    ])
+            }, start: { _ = try $0.call(target: "Loop", action: "down", params: ["n": 1_000_000]) }),
+        NestingPath(
+            name: "URL",
+            setUp: { mediator, probe in
+                try mediator.register(
+                    target: "Remote",
+                    actions: [
+                        Action("go") { mediator, _ in
+                            probe.record()
+                            return try mediator.call(url: "app://Remote/go?x=1")
+                        }
+                    ])
+            }, start: { _ = try $0.call(url: "app://Remote/go") }),
+        NestingPath(
+            name: "the target's notFound",
+            setUp: { mediator, probe in
+                try mediator.register(
+                    target: "Lost", actions: [],
+                    notFound: { mediator, _, params in
+                        probe.record()
+                        return try mediator.call(target: "Lost", action: "missing", params: params)
+                    })
+            }, start: { _ = try $0.call(target: "Lost", action: "missing", params: ["x": 1]) }),
+        NestingPath(
+            name: "the global fallback",
+            setUp: { mediator, probe in
+                mediator.setFallback { [unowned mediator] target, action, params in
                     probe.record()
-                    let n = try params.value("n", as: Int.self)
-                    return try mediator.call(target: "Loop", action: "down", params: ["n": n - 1], as: Int.self) + 1
-                },
-            ])
-        }, start: { _ = try $0.call(target: "Loop", action: "down", params: ["n": 1_000_000]) }),
-        NestingPath(name: "URL", setUp: { mediator, probe in
-            try mediator.register(target: "Remote", actions: [
-                Action("go") { mediator, _ in probe.record(); return try mediator.call(url: "app://Remote/go?x=1") },
-            ])
-        }, start: { _ = try $0.call(url: "app://Remote/go") }),
-        NestingPath(name: "the target's notFound", setUp: { mediator, probe in
-            try mediator.register(target: "Lost", actions: [], notFound: { mediator, _, params in
-                probe.record()
-                return try mediator.call(target: "Lost", action: "missing", params: params)
-            })
-        }, start: { _ = try $0.call(target: "Lost", action: "missing", params: ["x": 1]) }),
-        NestingPath(name: "the global fallback", setUp: { mediator, probe in
-            mediator.setFallback { [unowned mediator] target, action, params in
-                probe.record()
-                return try mediator.call(target: target, action: action, params: params)
-            }
-        }, start: { _ = try $0.call(target: "Ghost", action: "boo") }),
-        NestingPath(name: "URL to a missing target, answered by NoTargetAction/response", setUp: { mediator, probe in
-            try mediator.register(target: "NoTargetAction", actions: [
-                Action("response") { mediator, _ in probe.record(); return try mediator.call(url: "app://Nope/go?x=1") },
-            ])
-        }, start: { _ = try $0.call(url: "app://Nope/go") }),
-        NestingPath(name: "URL with a completion that opens the URL again", setUp: { mediator, probe in
-            try mediator.register(target: "Echo", actions: [Action("echo") { _, _ in probe.record(); return "echo" }])
-        }, start: { mediator in
-            // Each completion opens the URL again; the refused call's completion ends it.
-            let outcome = ReadWriteLock<MediatorError?>(nil)
-            @Sendable func again() {
-                mediator.open("app://Echo/echo?x=1") { result in
-                    if let error = result["error"] as? MediatorError {
-                        outcome.withLock { $0 = error }
-                    } else {
-                        again()
+                    return try mediator.call(target: target, action: action, params: params)
+                }
+            }, start: { _ = try $0.call(target: "Ghost", action: "boo") }),
+        NestingPath(
+            name: "URL to a missing target, answered by NoTargetAction/response",
+            setUp: { mediator, probe in
+                try mediator.register(
+                    target: "NoTargetAction",
+                    actions: [
+                        Action("response") { mediator, _ in
+                            probe.record()
+                            return try mediator.call(url: "app://Nope/go?x=1")
+                        }
+                    ])
+            }, start: { _ = try $0.call(url: "app://Nope/go") }),
+        NestingPath(
+            name: "URL with a completion that opens the URL again",
+            setUp: { mediator, probe in
+                try mediator.register(
+                    target: "Echo",
+                    actions: [
+                        Action("echo") { _, _ in
+                            probe.record()
+                            return "echo"
+                        }
+                    ])
+            },
+            start: { mediator in
+                // Each completion opens the URL again; the refused call's completion ends it.
+                let outcome = ReadWriteLock<MediatorError?>(nil)
+                @Sendable func again() {
+                    mediator.open("app://Echo/echo?x=1") { result in
+                        if let error = result["error"] as? MediatorError {
+                            outcome.withLock { $0 = error }
+                        } else {
+                            again()
+                        }
                     }
                 }
-            }
-            again()
-            if let error = outcome.withLock({ $0 }) { throw error }
-        }),
-        NestingPath(name: "resolved handles", setUp: { mediator, probe in
-            try mediator.register(target: "Handle", actions: [
-                Action("go") { mediator, params in
-                    probe.record()
-                    return try mediator.handle(target: "Handle", action: "go").call(params)
-                },
-            ])
-        }, start: { _ = try $0.handle(target: "Handle", action: "go").call(["x": 1]) }),
+                again()
+                if let error = outcome.withLock({ $0 }) { throw error }
+            }),
+        NestingPath(
+            name: "resolved handles",
+            setUp: { mediator, probe in
+                try mediator.register(
+                    target: "Handle",
+                    actions: [
+                        Action("go") { mediator, params in
+                            probe.record()
+                            return try mediator.handle(target: "Handle", action: "go").call(params)
+                        }
+                    ])
+            }, start: { _ = try $0.handle(target: "Handle", action: "go").call(["x": 1]) }),
     ]
 }
 

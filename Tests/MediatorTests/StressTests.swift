@@ -1,7 +1,7 @@
 import Foundation
 import Mediator
-import Testing
 import TestSupport
+import Testing
 
 /// An instance of a cached stress target: counts the calls it served.
 final class StressService: Sendable {
@@ -37,7 +37,7 @@ final class StressLedger: Sendable {
 /// The operations a stress thread chooses from.
 enum StressOperation: CaseIterable {
     case cachedPerform, cachedCall, cachedURL, cachedHandle, freshPerform, nested, register, addAction,
-         callOwn, release
+        callOwn, release
 }
 
 @Suite("Concurrency stress")
@@ -54,33 +54,41 @@ struct StressTests {
 
     func registerFixtures(in mediator: Mediator, ledger: StressLedger) throws {
         for index in 0..<StressLedger.cachedTargets {
-            try mediator.register(target: "Cached\(index)", alwaysCached: true, make: { _ -> StressService in
-                ledger.made.withLock { made in
-                    let service = StressService(serial: made[index].count)
-                    made[index].append(service)
-                    return service
-                }
-            }, actions: [
-                Action("add") { service, params in
-                    service.calls.increment()
-                    return try params.value("a", as: Int.self) + params.value("b", as: Int.self)
+            try mediator.register(
+                target: "Cached\(index)", alwaysCached: true,
+                make: { _ -> StressService in
+                    ledger.made.withLock { made in
+                        let service = StressService(serial: made[index].count)
+                        made[index].append(service)
+                        return service
+                    }
                 },
-            ])
+                actions: [
+                    Action("add") { service, params in
+                        service.calls.increment()
+                        return try params.value("a", as: Int.self) + params.value("b", as: Int.self)
+                    }
+                ])
         }
-        try mediator.register(target: "Fresh", make: { _ -> StressService in
-            StressService(serial: ledger.freshMade.increment())
-        }, actions: [
-            Action("serial") { service, params in
-                [service.serial, try params.value("x", as: Int.self)]
+        try mediator.register(
+            target: "Fresh",
+            make: { _ -> StressService in
+                StressService(serial: ledger.freshMade.increment())
             },
-        ])
-        try mediator.register(target: "Nest", actions: [
-            // The sum n + (n-1) + ... + 1, one nested dispatch per term.
-            Action("sum") { mediator, params in
-                let n = try params.value("n", as: Int.self)
-                return n == 0 ? 0 : n + (try mediator.call(target: "Nest", action: "sum", params: ["n": n - 1], as: Int.self))
-            },
-        ])
+            actions: [
+                Action("serial") { service, params in
+                    [service.serial, try params.value("x", as: Int.self)]
+                }
+            ])
+        try mediator.register(
+            target: "Nest",
+            actions: [
+                // The sum n + (n-1) + ... + 1, one nested dispatch per term.
+                Action("sum") { mediator, params in
+                    let n = try params.value("n", as: Int.self)
+                    return n == 0 ? 0 : n + (try mediator.call(target: "Nest", action: "sum", params: ["n": n - 1], as: Int.self))
+                }
+            ])
     }
 
     @Test("8 threads x 50,000 random operations: results correct, registrations present, one instance per cached target between releases, no call lost")

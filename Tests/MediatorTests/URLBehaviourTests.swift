@@ -1,6 +1,6 @@
 import Mediator
-import Testing
 import TestSupport
+import Testing
 
 @Suite("URL calls: security, caching and results")
 struct URLBehaviourTests {
@@ -13,9 +13,14 @@ struct URLBehaviourTests {
     @Test("A native action never runs from a URL but runs from perform")
     func nativeRefused() throws {
         let ran = Counter()
-        try mediator.register(target: "Guarded", actions: [
-            Action("nativeWipe") { _, _ in ran.increment(); return "wiped" },
-        ])
+        try mediator.register(
+            target: "Guarded",
+            actions: [
+                Action("nativeWipe") { _, _ in
+                    ran.increment()
+                    return "wiped"
+                }
+            ])
         let error = #expect(throws: MediatorError.self) { try mediator.call(url: "app://Guarded/nativeWipe") }
         #expect(error?.code == .forbidden)
         #expect(error?.target == "Guarded")
@@ -28,9 +33,14 @@ struct URLBehaviourTests {
     @Test("A local-only action never runs from a URL but runs from perform")
     func localOnlyRefused() throws {
         let ran = Counter()
-        try mediator.register(target: "Admin", actions: [
-            Action("reset", localOnly: true) { _, _ in ran.increment(); return "reset" },
-        ])
+        try mediator.register(
+            target: "Admin",
+            actions: [
+                Action("reset", localOnly: true) { _, _ in
+                    ran.increment()
+                    return "reset"
+                }
+            ])
         #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "app://Admin/reset") })?.code == .forbidden)
         #expect(ran.value == 0)
         #expect(mediator.perform(target: "Admin", action: "reset") as? String == "reset")
@@ -67,7 +77,9 @@ struct URLBehaviourTests {
         #expect(error?.description.contains("over the limit of 65536") == true)
         #expect((error?.description.count ?? .max) < 300)
         // A URL that is not even well-formed past the limit gets the length error, not a parse error.
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: String(repeating: "%", count: 70_000)) })?.description.contains("over the limit") == true)
+        #expect(
+            (#expect(throws: MediatorError.self) { try mediator.call(url: String(repeating: "%", count: 70_000)) })?.description.contains("over the limit")
+                == true)
         mediator.urlPolicy = URLPolicy(maximumLength: 20)
         #expect(mediator.open("app://Other/ping") as? String == "pong")
         #expect(mediator.open("app://Other/ping?a=12") == nil)
@@ -87,10 +99,12 @@ struct URLBehaviourTests {
 
     @Test("URL values are strings that actions read as numbers and booleans")
     func coercion() throws {
-        try mediator.register(target: "Calc", actions: [
-            Action("add") { _, params in try params.value("a", as: Int.self) + params.value("b", as: Int.self) },
-            Action("all") { _, params in try params.value("n", as: [Int].self).reduce(0, +) },
-        ])
+        try mediator.register(
+            target: "Calc",
+            actions: [
+                Action("add") { _, params in try params.value("a", as: Int.self) + params.value("b", as: Int.self) },
+                Action("all") { _, params in try params.value("n", as: [Int].self).reduce(0, +) },
+            ])
         #expect(mediator.open("app://Calc/add?a=40&b=2") as? Int == 42)
         #expect(mediator.open("app://Calc/all?n=1&n=2&n=3") as? Int == 6)
         let error = #expect(throws: MediatorError.self) { try mediator.call(url: "app://Calc/add?a=4x&b=2") }
@@ -101,9 +115,15 @@ struct URLBehaviourTests {
     @Test("A URL call never creates a cached target, but uses one that exists")
     func noCachingByURL() throws {
         let made = Counter()
-        try mediator.register(target: "Cachable", make: { _ -> Box in made.increment(); return Box() }, actions: [
-            Action("id") { box, _ in ObjectIdentifier(box) },
-        ])
+        try mediator.register(
+            target: "Cachable",
+            make: { _ -> Box in
+                made.increment()
+                return Box()
+            },
+            actions: [
+                Action("id") { box, _ in ObjectIdentifier(box) }
+            ])
         _ = mediator.open("app://Cachable/id")
         _ = mediator.open("app://Cachable/id")
         #expect(!mediator.hasCachedInstance(ofTarget: "Cachable"))
@@ -116,9 +136,15 @@ struct URLBehaviourTests {
     @Test("A target registered as always cached is cached by URL calls too")
     func alwaysCached() throws {
         let made = Counter()
-        try mediator.register(target: "Sticky", alwaysCached: true, make: { _ -> Box in made.increment(); return Box() }, actions: [
-            Action("id") { box, _ in ObjectIdentifier(box) },
-        ])
+        try mediator.register(
+            target: "Sticky", alwaysCached: true,
+            make: { _ -> Box in
+                made.increment()
+                return Box()
+            },
+            actions: [
+                Action("id") { box, _ in ObjectIdentifier(box) }
+            ])
         let first = mediator.open("app://Sticky/id") as? ObjectIdentifier
         #expect(mediator.hasCachedInstance(ofTarget: "Sticky"))
         #expect(mediator.open("app://Sticky/id") as? ObjectIdentifier == first)

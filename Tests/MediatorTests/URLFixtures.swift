@@ -32,11 +32,13 @@ func echoed(_ result: (any Sendable)?) -> [String: QueryValue]? {
 /// `secret` by declaration; `Other/ping` answers "pong".
 func urlTestMediator() throws -> Mediator {
     let mediator = Mediator()
-    try mediator.register(target: "Echo", actions: [
-        Action("echo") { _, params in params.values },
-        Action("nativeEcho") { _, params in params.values },
-        Action("secret", localOnly: true) { _, _ in "secret" },
-    ])
+    try mediator.register(
+        target: "Echo",
+        actions: [
+            Action("echo") { _, params in params.values },
+            Action("nativeEcho") { _, params in params.values },
+            Action("secret", localOnly: true) { _, _ in "secret" },
+        ])
     try mediator.register(target: "Other", actions: [Action("ping") { _, _ in "pong" }])
     return mediator
 }

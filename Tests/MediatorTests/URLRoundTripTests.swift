@@ -8,7 +8,8 @@ enum URLBuilder {
     static func encode(_ text: String) -> String {
         var encoded = ""
         for byte in text.utf8 {
-            let unreserved = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+            let unreserved =
+                (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
             if unreserved {
                 encoded.unicodeScalars.append(UnicodeScalar(byte))

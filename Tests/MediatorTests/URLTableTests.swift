@@ -18,7 +18,6 @@ struct URLCase: CustomTestStringConvertible, Sendable {
     static func fails(_ url: String, _ code: MediatorError.Code, _ text: String) -> URLCase { URLCase(url: url, expected: .error(code, text)) }
 }
 
-
 @Suite("URL calls: the rules, case by case")
 struct URLTableTests {
     static let cases: [URLCase] = [

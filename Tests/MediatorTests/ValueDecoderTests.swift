@@ -111,12 +111,17 @@ struct ValueDecoderTests {
         #expect(short?.code == .resultTypeMismatch)
     }
 
-    @Test("A nested value of the wrong kind is a mismatch naming its path", arguments: [
-        (["name": "t", "origin": "not an object", "stops": [] as [Int], "legs": [] as [Int], "base": "b"] as [String: any Sendable], "origin"),
-        (["name": "t", "origin": ["city": "x", "zip": 1] as [String: any Sendable], "stops": [["x"]] as [[String]], "legs": [] as [Int], "base": "b"], "stops"),
-        (["name": "t", "origin": ["city": "x"] as [String: any Sendable], "stops": [] as [Int], "legs": [] as [Int], "base": "b"], "zip"),
-        (["name": "t", "origin": ["city": "x", "zip": 1] as [String: any Sendable], "stops": [] as [Int], "legs": [1] as [Int], "base": "b"], "legs"),
-    ] as [([String: any Sendable], String)])
+    @Test(
+        "A nested value of the wrong kind is a mismatch naming its path",
+        arguments: [
+            (["name": "t", "origin": "not an object", "stops": [] as [Int], "legs": [] as [Int], "base": "b"] as [String: any Sendable], "origin"),
+            (
+                ["name": "t", "origin": ["city": "x", "zip": 1] as [String: any Sendable], "stops": [["x"]] as [[String]], "legs": [] as [Int], "base": "b"],
+                "stops"
+            ),
+            (["name": "t", "origin": ["city": "x"] as [String: any Sendable], "stops": [] as [Int], "legs": [] as [Int], "base": "b"], "zip"),
+            (["name": "t", "origin": ["city": "x", "zip": 1] as [String: any Sendable], "stops": [] as [Int], "legs": [1] as [Int], "base": "b"], "legs"),
+        ] as [([String: any Sendable], String)])
     func nestedMismatch(value: [String: any Sendable], path: String) throws {
         let error = #expect(throws: MediatorError.self) {
             try mediator(returning: value).call(target: "Source", action: "get", as: Journey.self)

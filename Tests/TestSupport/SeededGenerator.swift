@@ -12,4 +12,3 @@ public struct SeededGenerator: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
-

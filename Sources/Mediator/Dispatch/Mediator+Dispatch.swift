@@ -127,15 +127,19 @@ extension Mediator {
             do {
                 return .answered(try run(instance, params))
             } catch {
-                return .failed(actionFailedError(from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
+                return .failed(
+                    actionFailedError(
+                        from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
             }
 
         case .action(let resolved, let found):
             if remote && found.isLocalOnly {
-                return .failed(MediatorError(
-                    .forbidden, target: resolved.name, action: found.name,
-                    reason: "action \"\(found.name)\" is local-only\(Names.isNative(found.name) ? " (its name begins with \"native\")" : ""); URL calls cannot reach it"
-                ))
+                return .failed(
+                    MediatorError(
+                        .forbidden, target: resolved.name, action: found.name,
+                        reason:
+                            "action \"\(found.name)\" is local-only\(Names.isNative(found.name) ? " (its name begins with \"native\")" : ""); URL calls cannot reach it"
+                    ))
             }
             let instance: any TargetInstance
             switch makeInstance(of: resolved, cache: shouldCacheTarget, action: found.name) {
@@ -162,7 +166,8 @@ extension Mediator {
                 } catch is NoNotFoundHandler {
                     // `MediatorTarget`'s default: the target has no notFound of its own.
                 } catch {
-                    return .failed(actionFailedError(from: error, target: resolved.name, action: action, context: "no such action, and the target's notFound failed"))
+                    return .failed(
+                        actionFailedError(from: error, target: resolved.name, action: action, context: "no such action, and the target's notFound failed"))
                 }
             }
             // CTMediator's rule: a target without a notFound handler is dropped from the cache when
@@ -192,8 +197,8 @@ extension Mediator {
         let handler: Handler = state.withReadLock { registry in
             if let fallback = registry.fallback { return .closure(fallback) }
             guard let slot = registry.slots[Self.noTargetActionName],
-                  let response = slot.definition.action(named: Self.noTargetActionResponse),
-                  !(remote && response.isLocalOnly)
+                let response = slot.definition.action(named: Self.noTargetActionResponse),
+                !(remote && response.isLocalOnly)
             else { return .none }
             return .target(slot.resolved, response)
         }
@@ -206,12 +211,14 @@ extension Mediator {
                 answer = try fallback(target, action, params)
             case .target(let resolved, let response):
                 let instance = try makeInstance(of: resolved, cache: false, action: response.name).get()
-                answer = try response.run(instance, [
-                    "targetString": Names.className(ofTarget: target),
-                    "selectorString": Names.selector(ofAction: action),
-                    "actionString": action,
-                    "originParams": params,
-                ])
+                answer = try response.run(
+                    instance,
+                    [
+                        "targetString": Names.className(ofTarget: target),
+                        "selectorString": Names.selector(ofAction: action),
+                        "actionString": action,
+                        "originParams": params,
+                    ])
             }
             if let answer { return .answered(answer) }
             return .unanswered(target: target, action: action)

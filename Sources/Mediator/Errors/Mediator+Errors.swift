@@ -42,7 +42,8 @@ extension Mediator {
     func callDepthExceededError(url: String) -> MediatorError {
         MediatorError(
             .callDepthExceeded,
-            reason: "\(describe(url, limit: 120)) not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does a completion or an action call itself without end?"
+            reason:
+                "\(describe(url, limit: 120)) not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does a completion or an action call itself without end?"
         )
     }
 

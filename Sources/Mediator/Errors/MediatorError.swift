@@ -150,11 +150,12 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// `Notes/get: invalid parameter "id": expected Int, got String "4x"`.
     public var description: String {
         // Names come from callers (URLs, command lines) and may be of any length: cut them.
-        let target = target.map(Self.shortened), action = action.map(Self.shortened)
+        let target = target.map(Self.shortened)
+        let action = action.map(Self.shortened)
         var text = ""
         switch (target, action) {
-        case let (target?, action?): text = "\(target)/\(action): "
-        case let (target?, nil): text = "\(target): "
+        case (let target?, let action?): text = "\(target)/\(action): "
+        case (let target?, nil): text = "\(target): "
         default: break
         }
         text += reason

@@ -79,7 +79,8 @@ struct DistanceTable {
         Self.reset(&previous, to: b.count + 1, outside)
         for j in 0...b.count { previous[j] = min(j, outside) }
         for i in 1...a.count {
-            let low = max(1, i - limit), high = min(b.count, i + limit)
+            let low = max(1, i - limit)
+            let high = min(b.count, i + limit)
             current[0] = i <= limit ? i : outside
             if low > 1 { current[low - 1] = outside }
             var rowMinimum = current[0]

@@ -180,12 +180,14 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     /// Called after the caller's own `as? T` failed, so it goes straight to the text rules.
     private func convert<T>(_ raw: any Sendable, key: String, to _: T.Type) throws(MediatorError) -> T {
         if let convertible = T.self as? any TextConvertible.Type,
-           let converted = convertible.convert(from: raw) as? T {
+            let converted = convertible.convert(from: raw) as? T
+        {
             return converted
         }
         throw MediatorError(
             .invalidParameter, parameter: key,
-            reason: "invalid parameter \"\(MediatorError.shortened(key))\": expected \(typeName(T.self)), got \(typeName(type(of: raw))) \(describe(raw, limit: 60))"
+            reason:
+                "invalid parameter \"\(MediatorError.shortened(key))\": expected \(typeName(T.self)), got \(typeName(type(of: raw))) \(describe(raw, limit: 60))"
         )
     }
 }

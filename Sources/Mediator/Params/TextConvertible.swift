@@ -52,7 +52,8 @@ extension Double: TextConvertible {
 /// - other text is read as the nearest value, as decimal fractions always are, and refused when
 ///   out of range (infinite) or when non-zero text reads as zero (underflow).
 func parseDecimal<F: BinaryFloatingPoint & LosslessStringConvertible>(_ text: String, as _: F.Type) -> F? {
-    var integer = true, nonZeroDigit = false
+    var integer = true
+    var nonZeroDigit = false
     for byte in text.utf8 {
         switch byte {
         case UInt8(ascii: "1")...UInt8(ascii: "9"): nonZeroDigit = true

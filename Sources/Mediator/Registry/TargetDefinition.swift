@@ -76,12 +76,14 @@ struct TargetDefinition: Sendable {
         for action in newActions {
             // `Action.init` stored the canonical form when there is one; anything else is refused here.
             if let problem = Names.problem(with: action.name, as: .action) {
-                throw MediatorError(.invalidName, target: name, action: action.name,
-                                    reason: "invalid action name \"\(action.name)\": \(problem)")
+                throw MediatorError(
+                    .invalidName, target: name, action: action.name,
+                    reason: "invalid action name \"\(action.name)\": \(problem)")
             }
             guard merged[action.name] == nil else {
-                throw MediatorError(.duplicateAction, target: name, action: action.name,
-                                    reason: "action \"\(action.name)\" is registered twice")
+                throw MediatorError(
+                    .duplicateAction, target: name, action: action.name,
+                    reason: "action \"\(action.name)\" is registered twice")
             }
             let body = action.body
             merged[action.name] = RegisteredAction(name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly) { instance, params in

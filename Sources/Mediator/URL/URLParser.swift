@@ -31,14 +31,14 @@ enum URLParser {
 
         // scheme "://"
         guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")),
-              colon + 2 < end,
-              bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+            colon + 2 < end,
+            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
         else {
             return .failure(invalid(url, "it is not a URL (no \"scheme://\")"))
         }
         let schemeBytes = bytes[0..<colon]
         guard let first = schemeBytes.first, isLetter(first),
-              schemeBytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+            schemeBytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
         else {
             return .failure(invalid(url, "the scheme must be a letter followed by letters, digits, \"+\", \"-\" or \".\""))
         }
@@ -120,13 +120,15 @@ enum URLParser {
             case .success(let decoded): key = decoded
             case .failure(let problem):
                 let shown = String(decoding: rawKey, as: UTF8.self)
-                return .failure(invalid(url, "the query key \"\(MediatorError.shortened(shown))\" has \(problem)", target: target, action: action, parameter: shown))
+                return .failure(
+                    invalid(url, "the query key \"\(MediatorError.shortened(shown))\" has \(problem)", target: target, action: action, parameter: shown))
             }
             let value: String
             switch percentDecode(rawValue) {
             case .success(let decoded): value = decoded
             case .failure(let problem):
-                return .failure(invalid(url, "the value of query key \"\(MediatorError.shortened(key))\" has \(problem)", target: target, action: action, parameter: key))
+                return .failure(
+                    invalid(url, "the value of query key \"\(MediatorError.shortened(key))\" has \(problem)", target: target, action: action, parameter: key))
             }
             switch values[key] {
             case nil: values[key] = value
@@ -170,7 +172,7 @@ enum URLParser {
                 continue
             }
             guard index + 2 < bytes.endIndex,
-                  let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
             else {
                 let escapeEnd = min(index + 3, bytes.endIndex)
                 return .failure(.malformedEscape(String(decoding: bytes[index..<escapeEnd], as: UTF8.self)))

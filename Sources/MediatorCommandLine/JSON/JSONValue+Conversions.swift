@@ -1,16 +1,20 @@
+import Mediator
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials  // JSONEncoder only, for `Encodable` results; lighter to load than Foundation.
 #else
 import Foundation
 #endif
-import Mediator
 
 extension JSONValue {
     /// A call's result as JSON: strings, numbers, `Bool`, `nil`, arrays, string-keyed dictionaries,
     /// ``Params`` and `Encodable` values as themselves; anything else as the string of its description.
     package init(result: Any?) {
         // A nil result, or an Optional holding nothing; casts below see through Optionals that hold a value.
-        guard let value = result, !isNil(value) else { self = .null; return }
+        guard let value = result, !isNil(value) else {
+            self = .null
+            return
+        }
         switch value {
         case let json as JSONValue: self = json
         case let string as String: self = .string(string)
@@ -30,7 +34,7 @@ extension JSONValue {
 
     private init?(encoding value: any Encodable) {
         guard let data = try? JSONEncoder().encode(value),
-              let parsed = try? JSONValue(parsing: String(decoding: data, as: UTF8.self))
+            let parsed = try? JSONValue(parsing: String(decoding: data, as: UTF8.self))
         else { return nil }
         self = parsed
     }

@@ -119,9 +119,15 @@ extension JSONValue {
             case UInt8(ascii: "{"): return try object(depth: depth)
             case UInt8(ascii: "["): return try array(depth: depth)
             case UInt8(ascii: "\""): return .string(try string())
-            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-            case UInt8(ascii: "n"): try literal("null"); return .null
+            case UInt8(ascii: "t"):
+                try literal("true")
+                return .bool(true)
+            case UInt8(ascii: "f"):
+                try literal("false")
+                return .bool(false)
+            case UInt8(ascii: "n"):
+                try literal("null")
+                return .null
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
             default: throw error("unexpected character")
             }
@@ -139,7 +145,10 @@ extension JSONValue {
             index += 1
             var members: [String: JSONValue] = [:]
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
@@ -151,8 +160,14 @@ extension JSONValue {
                 members[key] = try value(depth: depth + 1)
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unterminated object") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    return .object(members)
+                }
                 throw error("expected \",\" or \"}\"")
             }
         }
@@ -161,14 +176,23 @@ extension JSONValue {
             index += 1
             var values: [JSONValue] = []
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(values)
+            }
             while true {
                 skipWhitespace()
                 values.append(try value(depth: depth + 1))
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unterminated array") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(values) }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    return .array(values)
+                }
                 throw error("expected \",\" or \"]\"")
             }
         }
@@ -186,7 +210,10 @@ extension JSONValue {
                     break
                 }
                 if byte < 0x20 { throw error("control character in string") }
-                guard byte == UInt8(ascii: "\\") else { index += 1; continue }
+                guard byte == UInt8(ascii: "\\") else {
+                    index += 1
+                    continue
+                }
                 raw += bytes[start..<index]
                 index += 1
                 guard index < bytes.count else { throw error("unterminated escape") }

@@ -27,12 +27,19 @@ enum BatchLine {
         while let scalar = iterator.next() {
             switch scalar {
             case _ where isSeparator(scalar):
-                if inWord { words.append(String(current)); current = String.UnicodeScalarView(); inWord = false }
+                if inWord {
+                    words.append(String(current))
+                    current = String.UnicodeScalarView()
+                    inWord = false
+                }
             case "'":
                 inWord = true
                 var closed = false
                 while let inner = iterator.next() {
-                    if inner == "'" { closed = true; break }
+                    if inner == "'" {
+                        closed = true
+                        break
+                    }
                     current.append(inner)
                 }
                 guard closed else { throw .usage("unterminated single quote in \(quoted(line))") }
@@ -40,7 +47,10 @@ enum BatchLine {
                 inWord = true
                 var closed = false
                 while let inner = iterator.next() {
-                    if inner == "\"" { closed = true; break }
+                    if inner == "\"" {
+                        closed = true
+                        break
+                    }
                     if inner == "\\" {
                         guard let escaped = iterator.next() else { break }
                         if escaped != "\"" && escaped != "\\" { current.append("\\") }

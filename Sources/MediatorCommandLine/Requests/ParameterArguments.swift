@@ -72,11 +72,12 @@ struct ParameterArguments {
 
     /// One value per key; a repeated key's values as `[String]` when all are text, else `[any Sendable]`.
     var params: Params {
-        Params(collected.mapValues { values -> any Sendable in
-            if values.count == 1 { return values[0] }
-            if let strings = values as? [String] { return strings }
-            return values
-        })
+        Params(
+            collected.mapValues { values -> any Sendable in
+                if values.count == 1 { return values[0] }
+                if let strings = values as? [String] { return strings }
+                return values
+            })
     }
 }
 

@@ -121,11 +121,13 @@ struct LineReader {
     static func decode(_ bytes: [UInt8]) -> Line {
         var text = String(decoding: bytes, as: UTF8.self)
         // Decoding copies valid UTF-8 unchanged and replaces anything else, so equal bytes mean valid.
-        let unchanged = text.utf8.count == bytes.count && text.withUTF8 { decoded in
-            bytes.withUnsafeBufferPointer { original in
-                decoded.isEmpty || memcmp(decoded.baseAddress!, original.baseAddress!, decoded.count) == 0
+        let unchanged =
+            text.utf8.count == bytes.count
+            && text.withUTF8 { decoded in
+                bytes.withUnsafeBufferPointer { original in
+                    decoded.isEmpty || memcmp(decoded.baseAddress!, original.baseAddress!, decoded.count) == 0
+                }
             }
-        }
         if unchanged { return .text(text) }
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()

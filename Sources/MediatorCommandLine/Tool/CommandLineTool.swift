@@ -128,7 +128,8 @@ public struct CommandLineTool: Sendable {
             }
         default:
             let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "batch", "help"])
-            return session.fail(CommandError.usage("unknown command \(quoted(command))" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "") + "; try \"\(name) --help\""))
+            return session.fail(
+                CommandError.usage("unknown command \(quoted(command))" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "") + "; try \"\(name) --help\""))
         }
     }
 

@@ -6,39 +6,39 @@ struct Help {
 
     var main: String {
         var text = """
-        \(about)
+            \(about)
 
-        USAGE:
-          \(name) perform <Target> <action> [key=value | key:=json ...] [--params-json JSON] [--cache] [--json]
-          \(name) open <url> [--json]
-          \(name) list [<Target>] [--json]
-          \(name) batch [--json]          requests from standard input, one per line
-          \(name) help [<command>] | <command> --help | --version
+            USAGE:
+              \(name) perform <Target> <action> [key=value | key:=json ...] [--params-json JSON] [--cache] [--json]
+              \(name) open <url> [--json]
+              \(name) list [<Target>] [--json]
+              \(name) batch [--json]          requests from standard input, one per line
+              \(name) help [<command>] | <command> --help | --version
 
-        PARAMETERS:
-          key=value      passes the text "value", exactly as a URL query would
-          key:=json      passes a typed JSON value: count:=3  ok:=true  tags:='["a","b"]'  x:=null
-          A key given more than once collects its values into an array, as a repeated URL key does.
-          In a key, a backslash makes the next character literal: a\\=b=1 is key "a=b", value "1".
+            PARAMETERS:
+              key=value      passes the text "value", exactly as a URL query would
+              key:=json      passes a typed JSON value: count:=3  ok:=true  tags:='["a","b"]'  x:=null
+              A key given more than once collects its values into an array, as a repeated URL key does.
+              In a key, a backslash makes the next character literal: a\\=b=1 is key "a=b", value "1".
 
-        OUTPUT:
-          A result prints as JSON (keys sorted) on standard output. A failure prints nothing there
-          and one line "\(name): error: ..." on standard error.
-          --json prints one object per request on standard output instead:
-            {"ok":true,"result":...}
-            {"ok":false,"error":{"code":"...","message":"...","target":"...","action":"..."}}
-          codes: usage, invalidURL, invalidParameter, targetNotFound, actionNotFound, forbidden,
-          actionFailed, environment
+            OUTPUT:
+              A result prints as JSON (keys sorted) on standard output. A failure prints nothing there
+              and one line "\(name): error: ..." on standard error.
+              --json prints one object per request on standard output instead:
+                {"ok":true,"result":...}
+                {"ok":false,"error":{"code":"...","message":"...","target":"...","action":"..."}}
+              codes: usage, invalidURL, invalidParameter, targetNotFound, actionNotFound, forbidden,
+              actionFailed, environment
 
-        EXIT STATUS:
-          0 success   64 usage error   65 invalid URL or parameter   69 target or action not found
-          70 the action failed   77 forbidden
-          74 environment failure: the data directory, standard input (batch), or standard output
-             cannot be used (a full disk; a closed pipe when SIGPIPE is ignored; at its default,
-             SIGPIPE ends the process, as for any filter)
-          batch: 0 when every line succeeded, 1 otherwise, 74 when input or output fails (the
-          batch stops there)
-        """
+            EXIT STATUS:
+              0 success   64 usage error   65 invalid URL or parameter   69 target or action not found
+              70 the action failed   77 forbidden
+              74 environment failure: the data directory, standard input (batch), or standard output
+                 cannot be used (a full disk; a closed pipe when SIGPIPE is ignored; at its default,
+                 SIGPIPE ends the process, as for any filter)
+              batch: 0 when every line succeeded, 1 otherwise, 74 when input or output fails (the
+              batch stops there)
+            """
         if !extraOptions.isEmpty {
             text += "\n\nOPTIONS (any command):\n" + extraOptions.map { "  " + $0 }.joined(separator: "\n")
         }
@@ -47,7 +47,8 @@ struct Help {
 
     func command(_ command: String) -> String? {
         switch command {
-        case "perform": """
+        case "perform":
+            """
             USAGE: \(name) perform <Target> <action> [key=value | key:=json ...] [--params-json JSON] [--cache] [--json]
 
             Calls an action locally: actions named native... and local-only actions are allowed.
@@ -59,7 +60,8 @@ struct Help {
               --json               print {"ok":...} objects (see \(name) --help)
             Example: \(name) perform Echo echo title='hello world' count:=3
             """
-        case "open": """
+        case "open":
+            """
             USAGE: \(name) open <url> [--json]
 
             Calls the action a URL names, as a remote caller would: scheme://Target/action?key=value&...
@@ -67,13 +69,15 @@ struct Help {
             native... and local-only actions are refused (forbidden, exit 77).
             Example: \(name) open 'app://Echo/echo?title=hello%20world&tag=a&tag=b'
             """
-        case "list": """
+        case "list":
+            """
             USAGE: \(name) list [<Target>] [--json]
 
             Lists every target (or one) with its actions: short and full names, whether URL calls
             may reach each action (remote) or not (local-only), and their descriptions.
             """
-        case "batch": """
+        case "batch":
+            """
             USAGE: \(name) batch [--json]
 
             Reads requests from standard input until its end, one per line, and answers each in order:

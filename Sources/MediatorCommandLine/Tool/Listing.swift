@@ -5,21 +5,25 @@ struct Listing {
     let targets: [TargetInfo]
 
     var json: JSONValue {
-        .object(["targets": .array(targets.map { target in
-            .object([
-                "name": .string(target.name),
-                "fullName": .string(target.fullName),
-                "summary": target.summary.map(JSONValue.string) ?? .null,
-                "actions": .array(target.actions.map { action in
+        .object([
+            "targets": .array(
+                targets.map { target in
                     .object([
-                        "name": .string(action.name),
-                        "fullName": .string(action.fullName),
-                        "remote": .bool(!action.isLocalOnly),
-                        "summary": action.summary.map(JSONValue.string) ?? .null,
+                        "name": .string(target.name),
+                        "fullName": .string(target.fullName),
+                        "summary": target.summary.map(JSONValue.string) ?? .null,
+                        "actions": .array(
+                            target.actions.map { action in
+                                .object([
+                                    "name": .string(action.name),
+                                    "fullName": .string(action.fullName),
+                                    "remote": .bool(!action.isLocalOnly),
+                                    "summary": action.summary.map(JSONValue.string) ?? .null,
+                                ])
+                            }),
                     ])
-                }),
-            ])
-        })])
+                })
+        ])
     }
 
     /// ```
