@@ -63,14 +63,9 @@ extension Mediator {
         case .none(let names):
             return targetNotFoundError(target: target, action: action, registeredNames: names)
         case .target(let name, let names):
-            let listing = NameListing(names)
-            var reason = "target \"\(name)\" has no action \"\(MediatorError.shortened(action))\""
-            if let problem = Names.problem(with: action, as: .action) { reason += " (\(problem))" }
-            return MediatorError(
-                .actionNotFound, target: name, action: action,
-                availableNames: listing.names, omittedNameCount: listing.omittedCount,
-                suggestion: Suggestions.closest(to: Names.stripped(action, as: .action), in: names),
-                reason: reason
+            return nameNotFoundError(
+                .actionNotFound, asked: action, as: .action, among: names, target: name, action: action,
+                reason: "target \"\(name)\" has no action \"\(MediatorError.shortened(action))\""
             )
         }
     }
@@ -86,13 +81,25 @@ extension Mediator {
 /// The error for an unknown target name, with the first registered names and a suggestion.
 /// Call it without the registry's lock held: the suggestion costs time in a large registry.
 func targetNotFoundError(target: String, action: String?, registeredNames names: [String]) -> MediatorError {
+    nameNotFoundError(
+        .targetNotFound, asked: target, as: .target, among: names, target: target, action: action,
+        reason: "no target named \"\(MediatorError.shortened(target))\" is registered"
+    )
+}
+
+/// A target or action name that is not registered: `reason`, why the name is invalid if it is,
+/// the first of the names that exist and the closest of them.
+private func nameNotFoundError(
+    _ code: MediatorError.Code, asked: String, as role: Names.Role, among names: [String],
+    target: String, action: String?, reason: String
+) -> MediatorError {
     let listing = NameListing(names)
-    var reason = "no target named \"\(MediatorError.shortened(target))\" is registered"
-    if let problem = Names.problem(with: target, as: .target) { reason += " (\(problem))" }
+    var reason = reason
+    if let problem = Names.problem(with: asked, as: role) { reason += " (\(problem))" }
     return MediatorError(
-        .targetNotFound, target: target, action: action,
+        code, target: target, action: action,
         availableNames: listing.names, omittedNameCount: listing.omittedCount,
-        suggestion: Suggestions.closest(to: Names.stripped(target, as: .target), in: names),
+        suggestion: Suggestions.closest(to: Names.stripped(asked, as: role), in: names),
         reason: reason
     )
 }
