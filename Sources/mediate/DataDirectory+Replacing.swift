@@ -61,16 +61,26 @@ extension DataDirectory {
             return
         }
         defer { closedir(listing) }
-        // Names are kept as raw bytes: a name that is not UTF-8 must still be unlinked as it is.
-        let prefix = Array(Self.temporaryPrefix.utf8).map { CChar(bitPattern: $0) }
         var leftovers: [[CChar]] = []
         while let entry = readdir(listing) {
             let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
-                Array(raw.bindMemory(to: CChar.self).prefix { $0 != 0 }) + [0]
+                Array(raw.bindMemory(to: UInt8.self).prefix { $0 != 0 })
             }
-            if name.starts(with: prefix) { leftovers.append(name) }
+            if Self.isTemporaryName(name) { leftovers.append(name.map { CChar(bitPattern: $0) } + [0]) }
         }
         for name in leftovers { unlinkat(descriptor, name, 0) }
+    }
+
+    /// Whether `name` is one of mediate's own temporary names: `state.json.tmp-` and 32 lowercase
+    /// hex digits, or `state.json.tmp` (the fixed name of mediate 0.1.0). Nothing else is removed,
+    /// whatever it starts with.
+    static func isTemporaryName(_ name: [UInt8]) -> Bool {
+        let prefix = Array(temporaryPrefix.utf8)
+        guard name.starts(with: prefix) else { return false }
+        let rest = name.dropFirst(prefix.count)
+        if rest.isEmpty { return true }
+        guard rest.count == 33, rest.first == UInt8(ascii: "-") else { return false }
+        return rest.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
     }
 
     /// 128 bits from the system's cryptographically secure generator, as 32 lowercase hex digits.

@@ -48,6 +48,7 @@ struct DataDirectory {
         let directory = DataDirectory(path: trimmed, descriptor: descriptor)
         do throws(DataStoreError) {
             try directory.checkItself()
+            try directory.checkAncestors()
         } catch {
             directory.close()
             throw error

@@ -17,6 +17,16 @@ import Android
 #endif
 
 let version = "0.1.0"
+
+// A standard stream that was closed (`mediate ... >&-`) must not leave its number free: the data
+// directory and its files would take descriptors 0 to 2, and a write meant for standard error
+// could land in the new state file. Each closed one gets /dev/null, opened so that using it fails
+// as a closed stream does (EBADF): standard input write-only, the outputs read-only. So a closed
+// output still ends the run with 74, and a closed input is still a read error for batch.
+for stream in Int32(0)...2 where fcntl(stream, F_GETFD) == -1 && errno == EBADF {
+    _ = open("/dev/null", (stream == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 
 // MARK: Options of mediate itself
@@ -43,7 +53,8 @@ while index < arguments.count {
         arguments.remove(at: index)
     } else if argument == "--data-dir" {
         arguments.remove(at: index)
-        if index < arguments.count, !arguments[index].isEmpty {
+        // An option is not a directory: `--data-dir --json` must not create a folder "--json".
+        if index < arguments.count, !arguments[index].isEmpty, !arguments[index].hasPrefix("--") {
             location = .directory(arguments.remove(at: index))
         } else {
             optionError = "--data-dir needs a directory"

@@ -20,7 +20,8 @@ public enum AccountsError: CodedError, Equatable {
     case usernameTaken(String)
     case invalidCredentials
     case invalidToken
-    /// Every account id up to `Int.max` is used: no account can be created.
+    /// The next id would be `Int.max`, which is never given out (the counter could not move past
+    /// it): no account can be created.
     case idsExhausted
 
     public var code: String {
@@ -179,7 +180,7 @@ extension AccountsError: CustomStringConvertible {
         case .usernameTaken(let name): "username \"\(name)\" is taken"
         case .invalidCredentials: "wrong username or password"
         case .invalidToken: "invalid or expired token"
-        case .idsExhausted: "no account id left: ids have reached the largest integer (\(Int.max))"
+        case .idsExhausted: "no account id left: the next id would be the largest integer (\(Int.max)), which is never given out"
         }
     }
 }

@@ -31,7 +31,8 @@ public enum NotesError: CodedError, Equatable {
     case notFound(id: Int)
     /// The note belongs to another account.
     case notOwner(id: Int)
-    /// Every note id up to `Int.max` is used: no note can be created.
+    /// The next id would be `Int.max`, which is never given out (the counter could not move past
+    /// it): no note can be created.
     case idsExhausted
 
     public var code: String {
@@ -173,7 +174,7 @@ extension NotesError: CustomStringConvertible {
         case .invalidTag(let tag): "invalid tag \"\(tag)\" (tags are non-empty, without whitespace)"
         case .notFound(let id): "no note with id \(id)"
         case .notOwner(let id): "note \(id) belongs to another account"
-        case .idsExhausted: "no note id left: ids have reached the largest integer (\(Int.max))"
+        case .idsExhausted: "no note id left: the next id would be the largest integer (\(Int.max)), which is never given out"
         }
     }
 }

@@ -15,7 +15,7 @@ struct IdentifierLimitTests {
         let before = accounts.snapshot
         #expect(throws: AccountsError.idsExhausted) { try accounts.signUp(username: "grace", password: "analytical") }
         #expect(accounts.snapshot == before)
-        #expect(AccountsError.idsExhausted.description == "no account id left: ids have reached the largest integer (\(Int.max))")
+        #expect(AccountsError.idsExhausted.description == "no account id left: the next id would be the largest integer (\(Int.max)), which is never given out")
     }
 
     @Test("Creating a note gives out id Int.max - 1, then fails with idsExhausted and changes nothing")
@@ -27,6 +27,6 @@ struct IdentifierLimitTests {
         let before = notes.snapshot
         #expect(throws: NotesError.idsExhausted) { try notes.create(token: "any", title: "One too many") }
         #expect(notes.snapshot == before)
-        #expect(NotesError.idsExhausted.description == "no note id left: ids have reached the largest integer (\(Int.max))")
+        #expect(NotesError.idsExhausted.description == "no note id left: the next id would be the largest integer (\(Int.max)), which is never given out")
     }
 }

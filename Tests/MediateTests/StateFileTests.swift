@@ -69,7 +69,9 @@ struct StateFileTests {
         let signUp = directory.signUp("grace")
         #expect(signUp.signal == nil && signUp.status == 70, "\(signUp)")
         #expect(
-            signUp.errorText == "mediate: error: Accounts/signUp: the action failed: no account id left: ids have reached the largest integer (\(Int.max))\n")
+            signUp.errorText
+                == "mediate: error: Accounts/signUp: the action failed: no account id left: the next id would be the largest integer (\(Int.max)), which is never given out\n"
+        )
         #expect(directory.contents("state.json") == text)
 
         let logIn = directory.mediate("perform", "Accounts", "logIn", "username=ada", "password=analytical")
@@ -77,7 +79,10 @@ struct StateFileTests {
         let saved = directory.contents("state.json")
         let create = directory.mediate("perform", "Notes", "create", "token=\(token)", "title=One too many")
         #expect(create.signal == nil && create.status == 70, "\(create)")
-        #expect(create.errorText == "mediate: error: Notes/create: the action failed: no note id left: ids have reached the largest integer (\(Int.max))\n")
+        #expect(
+            create.errorText
+                == "mediate: error: Notes/create: the action failed: no note id left: the next id would be the largest integer (\(Int.max)), which is never given out\n"
+        )
         #expect(directory.contents("state.json") == saved)
     }
 

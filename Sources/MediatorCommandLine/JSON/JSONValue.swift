@@ -157,6 +157,9 @@ extension JSONValue {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected \":\"") }
                 index += 1
                 skipWhitespace()
+                // A repeated key is refused, not resolved (the last one winning would silently drop
+                // the others: a state file with two "accounts" would lose one on the next write).
+                guard members[key] == nil else { throw error("repeated key \"\(key)\"") }
                 members[key] = try value(depth: depth + 1)
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unterminated object") }

@@ -23,8 +23,8 @@ extension CommandLineTool {
             let status: Int32
             switch line {
             case .text(let text):
-                let trimmed = text.trimmingWhitespace()
-                if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+                let trimmed = text.batchLineContent()
+                if trimmed.isEmpty || trimmed.unicodeScalars.first == "#" { continue }
                 status = session.request { () throws(CommandError) -> Any? in try request(batchLine: trimmed) }
             case .tooLong:
                 status = session.fail(.usage("the line is longer than the limit of \(input.lineLimitDescription) and was skipped"))
@@ -55,11 +55,14 @@ extension CommandLineTool {
 }
 
 extension String {
-    /// The text without whitespace (any Unicode whitespace, `\r` of a CRLF line included) at either end.
-    func trimmingWhitespace() -> String {
-        var text = Substring(self)
-        while let first = text.first, first.isWhitespace { text.removeFirst() }
-        while let last = text.last, last.isWhitespace { text.removeLast() }
-        return String(text)
+    /// A batch line as the word splitter takes it: one final `\r` (of a CRLF line) removed, and
+    /// the spaces and tabs before the first word. Nothing else: other whitespace (a no-break space)
+    /// is part of a value, and trailing spaces are left to the splitter, which skips separators
+    /// but keeps an escaped one (`a=x\ `).
+    func batchLineContent() -> String {
+        var scalars = Substring(self).unicodeScalars
+        if scalars.last == "\r" { scalars.removeLast() }
+        while let first = scalars.first, BatchLine.isSeparator(first) { scalars.removeFirst() }
+        return String(scalars)
     }
 }
