@@ -46,7 +46,8 @@ struct ExampleState {
         ])
     }
 
-    /// Reads the file's text; any deviation from the format, and any inconsistency (see
+    /// Reads the file's text; any deviation from the format (a key missing, of another type, or
+    /// not part of the format), and any inconsistency (see
     /// ``StateEntries/checkConsistency()``), is an error naming where.
     init(text: String) throws(StateFormatError) {
         let root: JSONValue
@@ -56,14 +57,18 @@ struct ExampleState {
             throw StateFormatError(path: "", reason: "not JSON: \(error)")
         }
         let top = try Reader(root, path: "")
+        try top.allowOnly(["format", "accounts", "notes"])
         let format = try top.int("format")
         guard format == 1 || format == Self.format else {
             throw StateFormatError(path: "format", reason: "unknown format version \(format) (this mediate reads 1 and \(Self.format))")
         }
         let accountsReader = try top.object("accounts")
+        try accountsReader.allowOnly(format == 1 ? ["nextID", "users", "tokens", "nextToken"] : ["nextID", "users", "tokens"])
         let notesReader = try top.object("notes")
+        try notesReader.allowOnly(["nextID", "notes"])
         var entries = StateEntries(accountsNextID: try accountsReader.int("nextID"), notesNextID: try notesReader.int("nextID"))
         for user in try accountsReader.array("users") {
+            try user.allowOnly(["id", "username", "password"])
             let account = Account(id: try user.int("id"), username: try user.string("username"))
             entries.users.append((account, try user.string("password")))
         }
@@ -78,6 +83,7 @@ struct ExampleState {
             entries.tokens = []
         }
         for note in try notesReader.array("notes") {
+            try note.allowOnly(["id", "title", "body", "tags", "owner"])
             entries.notes.append(
                 Note(
                     id: try note.int("id"), title: try note.string("title"), body: try note.string("body"),
@@ -120,6 +126,14 @@ private struct Reader {
     }
 
     private func child(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    /// Refuses a key the format does not name: read and kept nowhere, it would be dropped by the
+    /// next write (a newer or another writer's data lost without a word).
+    func allowOnly(_ keys: Set<String>) throws(StateFormatError) {
+        if let unknown = members.keys.filter({ !keys.contains($0) }).sorted().first {
+            throw StateFormatError(path: child(unknown), reason: "not part of the format (it would be lost on the next write)")
+        }
+    }
 
     private func value(_ key: String) throws(StateFormatError) -> JSONValue {
         guard let value = members[key] else { throw StateFormatError(path: child(key), reason: "missing") }

@@ -90,4 +90,28 @@ struct ReviewHardeningTests {
         #expect(run.error.contains("--data-dir needs a directory"), "\(run.error)")
         #expect(!FileManager.default.fileExists(atPath: "--json"))
     }
+
+    @Test(
+        "A state file with a key the format does not name is refused and left untouched, at every level",
+        arguments: [
+            (#"{"format":2,"accounts":{"nextID":1,"users":[],"tokens":{}},"notes":{"nextID":1,"notes":[]},"x":1}"#, "x"),
+            (#"{"format":2,"accounts":{"nextID":1,"users":[],"tokens":{},"x":1},"notes":{"nextID":1,"notes":[]}}"#, "accounts.x"),
+            (
+                #"{"format":2,"accounts":{"nextID":2,"users":[{"id":1,"username":"ada","password":"analytical","extra":1}],"tokens":{}},"notes":{"nextID":1,"notes":[]}}"#,
+                "accounts.users[0].extra"
+            ),
+            (#"{"format":2,"accounts":{"nextID":1,"users":[],"tokens":{}},"notes":{"nextID":1,"notes":[],"x":[]}}"#, "notes.x"),
+            (
+                #"{"format":2,"accounts":{"nextID":2,"users":[{"id":1,"username":"ada","password":"analytical"}],"tokens":{}},"notes":{"nextID":2,"notes":[{"id":1,"title":"t","body":"","tags":[],"owner":"ada","pinned":true}]}}"#,
+                "notes.notes[0].pinned"
+            ),
+        ])
+    func unknownKeys(text: String, path: String) throws {
+        let directory = Mediate.temporaryDirectory()
+        try text.write(toFile: directory + "/state.json", atomically: false, encoding: .utf8)
+        let run = try Mediate.run(["--data-dir", directory, "perform", "Accounts", "signUp", "username=zed", "password=analytical"])
+        #expect(run.status == 74)
+        #expect(run.error.contains("at \"\(path)\": not part of the format"), "\(run.error)")
+        #expect(try String(contentsOfFile: directory + "/state.json", encoding: .utf8) == text)
+    }
 }
