@@ -1,3 +1,4 @@
+import Mediator
 import MediatorCommandLine
 
 #if canImport(Darwin)
@@ -40,9 +41,7 @@ extension DataDirectory {
         }
         guard count <= limit else { throw Self.tooLarge(path(of: name)) }
         bytes.removeSubrange(count...)
-        // Decoding repairs invalid UTF-8; text that does not round-trip was not UTF-8.
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard text.hasUTF8(bytes) else {
+        guard let text = validUTF8(bytes) else {
             throw DataStoreError(description: "the data file \(path(of: name)) is corrupt (not UTF-8 text); it was left unchanged: repair or move it away")
         }
         return text

@@ -1,3 +1,5 @@
+import Mediator
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -119,16 +121,7 @@ struct LineReader {
     /// The line as text, or where it stops being UTF-8. Invalid lines are refused rather than
     /// repaired with U+FFFD: a repaired value would silently differ from what was sent.
     static func decode(_ bytes: [UInt8]) -> Line {
-        var text = String(decoding: bytes, as: UTF8.self)
-        // Decoding copies valid UTF-8 unchanged and replaces anything else, so equal bytes mean valid.
-        let unchanged =
-            text.utf8.count == bytes.count
-            && text.withUTF8 { decoded in
-                bytes.withUnsafeBufferPointer { original in
-                    decoded.isEmpty || memcmp(decoded.baseAddress!, original.baseAddress!, decoded.count) == 0
-                }
-            }
-        if unchanged { return .text(text) }
+        if let text = validUTF8(bytes) { return .text(text) }
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0
