@@ -42,7 +42,7 @@ extension DataDirectory {
         guard count <= limit else { throw Self.tooLarge(path(of: name)) }
         bytes.removeSubrange(count...)
         guard let text = validUTF8(bytes) else {
-            throw DataStoreError(description: "the data file \(path(of: name)) is corrupt (not UTF-8 text); it was left unchanged: repair or move it away")
+            throw .corrupt(path(of: name), "not UTF-8 text")
         }
         return text
     }

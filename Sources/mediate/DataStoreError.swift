@@ -13,6 +13,11 @@ import Android
 struct DataStoreError: Error, CustomStringConvertible {
     let description: String
 
+    /// A state file that cannot be read as the format: `the data file PATH is corrupt (REASON)`.
+    static func corrupt(_ path: String, _ reason: String) -> DataStoreError {
+        DataStoreError(description: "the data file \(path) is corrupt (\(reason)); it was left unchanged: repair or move it away")
+    }
+
     /// A file or directory that exists but must not be used: `refusing PATH: REASON`.
     static func refusing(_ path: String, _ reason: String) -> DataStoreError {
         DataStoreError(description: "refusing \(path): \(reason)")

@@ -98,8 +98,7 @@ func persisting(in location: DataLocation) -> CommandLineTool.RequestWrapper? {
                     do {
                         before = try ExampleState(text: text)
                     } catch {
-                        throw DataStoreError(
-                            description: "the data file \(store.statePath) is corrupt (\(error)); it was left unchanged: repair or move it away")
+                        throw DataStoreError.corrupt(store.statePath, "\(error)")
                     }
                 }
                 accounts.restore(before.accounts)
