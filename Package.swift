@@ -38,7 +38,7 @@ let package = Package(
 
         .executableTarget(
             name: "mediate",
-            dependencies: ["Mediator", "MediatorCommandLine", "Accounts", "Notes"],
+            dependencies: ["Mediator", "MediatorCommandLine", "Accounts", "Notes", "ExampleSupport"],
             path: "Sources/mediate",
             swiftSettings: settings
         ),

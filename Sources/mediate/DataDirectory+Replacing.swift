@@ -1,3 +1,4 @@
+import ExampleSupport
 import MediatorCommandLine
 
 #if canImport(Darwin)
@@ -32,7 +33,7 @@ extension DataDirectory {
         // Writers hold the lock, so any temporary file present is a leftover of a writer that was
         // killed mid-write: remove them so they do not pile up.
         removeLeftoverTemporaryFiles()
-        let name = Self.temporaryPrefix + "-" + Self.randomHex()
+        let name = Self.temporaryPrefix + "-" + randomHex128()
         let file = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw .system("cannot create", path(of: name)) }
         if !writeAll(bytes, to: file) || fsync(file) != 0 {
@@ -81,14 +82,5 @@ extension DataDirectory {
         if rest.isEmpty { return true }
         guard rest.count == 33, rest.first == UInt8(ascii: "-") else { return false }
         return rest.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
-    }
-
-    /// 128 bits from the system's cryptographically secure generator, as 32 lowercase hex digits.
-    static func randomHex() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return [generator.next(), generator.next()].map { (half: UInt64) in
-            let digits = String(half, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }.joined()
     }
 }

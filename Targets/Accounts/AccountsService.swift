@@ -142,8 +142,8 @@ public final class AccountsService: Sendable {
         guard Self.isValidUsername(username) else { throw .invalidCredentials }
         return try state.withLock { state throws(AccountsError) in
             guard let entry = state.accounts[username], entry.password == password else { throw .invalidCredentials }
-            var token = Self.newToken()
-            while state.tokens[token] != nil { token = Self.newToken() }
+            var token = randomHex128()
+            while state.tokens[token] != nil { token = randomHex128() }
             state.tokens[token] = username
             return token
         }
@@ -157,17 +157,6 @@ public final class AccountsService: Sendable {
             guard let username = state.tokens[token], let entry = state.accounts[username] else { throw .invalidToken }
             return entry.account
         }
-    }
-}
-
-extension AccountsService {
-    /// 128 bits from the system's cryptographically secure generator, as 32 lowercase hex digits.
-    static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return [generator.next(), generator.next()].map { (half: UInt64) in
-            let digits = String(half, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }.joined()
     }
 }
 
