@@ -113,6 +113,31 @@ func currentThreadID() -> UInt {
     #endif
 }
 
+/// Whether the calling thread is the process's main thread: the thread the main actor runs on.
+/// Main-actor actions run synchronously only there; anywhere else a synchronous call must not
+/// wait for the main actor (it may be the very thread waiting).
+func isMainThread() -> Bool {
+    #if canImport(Darwin)
+    pthread_main_np() != 0
+    #elseif canImport(Android)
+    gettid() == getpid()
+    #else
+    // glibc and musl: the main thread's id is the process id. Their headers declare `gettid` only
+    // for _GNU_SOURCE, which Swift's module of the C library does not define, so it is looked up
+    // once by name (glibc 2.30 and musl 1.2.2 have it).
+    guard let threadID = systemGettid else { return false }
+    return threadID() == getpid()
+    #endif
+}
+
+#if !canImport(Darwin) && !canImport(Android)
+/// The C library's `gettid`, if it has one.
+private let systemGettid: (@convention(c) () -> pid_t)? = {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "gettid") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
+}()
+#endif
+
 /// Whether two buffers hold the same bytes: one `memcmp`, where a byte-by-byte loop takes
 /// seconds over 64 MiB in a debug build (`package`: the command line and `mediate` compare
 /// whole lines and files with it).

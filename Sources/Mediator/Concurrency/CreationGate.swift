@@ -21,35 +21,77 @@ final class CreationGate: Sendable {
 /// and waiters sleep on a condition variable.
 enum CreationCoordinator {
     /// A creation in progress: the gate's identity and its target's name.
-    private struct Creation: Sendable {
+    struct Creation: Sendable {
         let gate: ObjectIdentifier
         let target: String
     }
 
+    /// A task waiting for a gate to be free.
+    private struct Waiter: Sendable {
+        let token: ObjectIdentifier
+        /// The innermost gate the waiting task holds, the source of its edge in `edges`.
+        let from: ObjectIdentifier?
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
     private struct Graph: Sendable {
-        /// The thread creating through each gate (by the gate's identity).
+        /// The thread creating through each gate held by a synchronous creator.
         var owners: [ObjectIdentifier: UInt] = [:]
         /// The creations each thread holds, outermost first: a factory may create other cached
         /// targets inside it.
         var held: [UInt: [Creation]] = [:]
         /// The creation each thread is waiting for.
         var waiting: [UInt: Creation] = [:]
+        /// Gates held by tasks running an async factory (which may resume on any thread).
+        var taskOwned: [ObjectIdentifier: Creation] = [:]
+        /// "Waits for" edges between gates, for tasks: code inside the creation through the first
+        /// gate (its factory, or a creation nested in it) waits for the second. One entry per
+        /// wait, so an edge can be there more than once.
+        var edges: [ObjectIdentifier: [ObjectIdentifier]] = [:]
+        /// Tasks suspended until a gate is free.
+        var waiters: [ObjectIdentifier: [Waiter]] = [:]
+        /// The target of each gate being created, for the message that names a cycle.
+        var names: [ObjectIdentifier: String] = [:]
+
+        func isOwned(_ gate: ObjectIdentifier) -> Bool { owners[gate] != nil || taskOwned[gate] != nil }
+
+        mutating func removeEdge(from source: ObjectIdentifier?, to target: ObjectIdentifier) {
+            guard let source, let index = edges[source]?.firstIndex(of: target) else { return }
+            edges[source]?.remove(at: index)
+            if edges[source]?.isEmpty == true { edges[source] = nil }
+        }
     }
 
     private static let graph = ConditionLock(Graph())
 
+    /// The gates the current task holds while an async factory runs, outermost first (tasks it
+    /// creates inherit them: a child task that waits for one of them waits for its own parent).
+    @TaskLocal private static var heldByTask: [Creation] = []
+
     /// Makes the calling thread the creator through `gate`, waiting while another thread is.
     ///
+    /// - Returns: `false` (nothing recorded) when the gate is held by an async creator: a
+    ///   synchronous caller must not wait for one, it may be the very thread that creator needs.
     /// - Throws: ``MediatorError/Code/cyclicTargetCreation`` naming the cycle, when waiting would
     ///   never end: the gate's creator is this thread, or waits (through a chain of creators) for
-    ///   a gate this thread holds. Nothing is recorded then.
-    static func enter(_ gate: CreationGate) throws(MediatorError) {
+    ///   a gate this thread holds, or is the task this code runs in. Nothing is recorded then.
+    static func enter(_ gate: CreationGate) throws(MediatorError) -> Bool {
         let me = currentThreadID()
         let creation = Creation(gate: ObjectIdentifier(gate), target: gate.target)
-        _ = try graph.wait { graph throws(MediatorError) -> Bool? in
+        let inTask = heldByTask
+        return try graph.wait { graph throws(MediatorError) -> Bool? in
+            if graph.taskOwned[creation.gate] != nil {
+                graph.waiting[me] = nil
+                if let start = inTask.firstIndex(where: { $0.gate == creation.gate }) {
+                    let names = inTask[start...].map(\.target)
+                    throw cycleError(names + [names[0]], asked: creation.target)
+                }
+                return false
+            }
             guard let owner = graph.owners[creation.gate] else {
                 graph.waiting[me] = nil
                 graph.owners[creation.gate] = me
+                graph.names[creation.gate] = creation.target
                 graph.held[me, default: []].append(creation)
                 return true
             }
@@ -62,15 +104,115 @@ enum CreationCoordinator {
         }
     }
 
-    /// Ends the calling thread's creation through `gate` and wakes the threads waiting for it.
+    /// Makes the calling code the creator through `gate` if it is free, without waiting: as the
+    /// calling thread when the factory is synchronous (it runs at once, on this thread), as the
+    /// calling task when it is async.
+    ///
+    /// - Returns: whether the gate was taken; when not, wait with ``waitUntilFree(_:)`` and try again.
+    /// - Throws: ``MediatorError/Code/cyclicTargetCreation`` when the gate is held by this task.
+    static func tryEnter(_ gate: CreationGate, asTask: Bool) throws(MediatorError) -> Bool {
+        let creation = Creation(gate: ObjectIdentifier(gate), target: gate.target)
+        let inTask = heldByTask
+        if let start = inTask.firstIndex(where: { $0.gate == creation.gate }) {
+            let names = inTask[start...].map(\.target)
+            throw cycleError(names + [names[0]], asked: creation.target)
+        }
+        let me = currentThreadID()
+        return graph.withLock { graph in
+            guard !graph.isOwned(creation.gate) else { return false }
+            graph.names[creation.gate] = creation.target
+            if asTask {
+                graph.taskOwned[creation.gate] = creation
+                // The creation that contains this one waits for it.
+                if let outer = inTask.last { graph.edges[outer.gate, default: []].append(creation.gate) }
+            } else {
+                graph.owners[creation.gate] = me
+                graph.held[me, default: []].append(creation)
+            }
+            return true
+        }
+    }
+
+    /// Suspends the calling task until `gate` is free (or at once if it is), without blocking
+    /// a thread.
+    ///
+    /// - Throws: ``MediatorError/Code/cyclicTargetCreation`` when the gate's creator waits,
+    ///   through a chain of async creations, for a gate this task holds; `CancellationError`
+    ///   when the task is cancelled while it waits.
+    static func waitUntilFree(_ gate: CreationGate) async throws {
+        let id = ObjectIdentifier(gate)
+        let inTask = heldByTask
+        let from = inTask.last?.gate
+        let token = WaitToken()
+        let tokenID = ObjectIdentifier(token)
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let ready: Result<Void, any Error>? = graph.withLock { graph in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    guard graph.isOwned(id) else { return .success(()) }
+                    if let from, let path = path(from: id, to: from, in: graph) {
+                        return .failure(cycleError(path + [path[0]], asked: gate.target))
+                    }
+                    graph.waiters[id, default: []].append(Waiter(token: tokenID, from: from, continuation: continuation))
+                    if let from { graph.edges[from, default: []].append(id) }
+                    return nil
+                }
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            let cancelled: Waiter? = graph.withLock { graph in
+                guard let index = graph.waiters[id]?.firstIndex(where: { $0.token == tokenID }) else { return nil }
+                let waiter = graph.waiters[id]!.remove(at: index)
+                if graph.waiters[id]?.isEmpty == true { graph.waiters[id] = nil }
+                graph.removeEdge(from: waiter.from, to: id)
+                return waiter
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+        withExtendedLifetime(token) {}
+    }
+
+    /// Runs `body` (an async factory) with `gate` recorded as held by the calling task.
+    static func holding<Result>(_ gate: CreationGate, _ body: () async throws -> Result) async throws -> Result {
+        try await $heldByTask.withValue(heldByTask + [Creation(gate: ObjectIdentifier(gate), target: gate.target)], operation: body)
+    }
+
+    /// Ends the creation through `gate` (by a thread or a task) and wakes everyone waiting for it.
     static func leave(_ gate: CreationGate) {
         let me = currentThreadID()
         let id = ObjectIdentifier(gate)
-        graph.withLock { graph in
-            graph.owners[id] = nil
-            graph.held[me]?.removeAll { $0.gate == id }
-            if graph.held[me]?.isEmpty == true { graph.held[me] = nil }
+        let inTask = heldByTask
+        let woken: [Waiter] = graph.withLock { graph in
+            if graph.owners.removeValue(forKey: id) != nil {
+                graph.held[me]?.removeAll { $0.gate == id }
+                if graph.held[me]?.isEmpty == true { graph.held[me] = nil }
+            }
+            if graph.taskOwned.removeValue(forKey: id) != nil {
+                graph.removeEdge(from: inTask.last?.gate, to: id)
+            }
+            graph.names[id] = nil
+            let woken = graph.waiters.removeValue(forKey: id) ?? []
+            for waiter in woken { graph.removeEdge(from: waiter.from, to: id) }
+            return woken
         }
+        // Resumed after the lock is dropped: each waiter goes on (and looks again) in its task.
+        for waiter in woken { waiter.continuation.resume() }
+    }
+
+    /// The gates on a path of "waits for" edges from `start` to `end`, both included; `nil` when
+    /// there is none. Each gate is visited once.
+    private static func path(from start: ObjectIdentifier, to end: ObjectIdentifier, in graph: Graph) -> [String]? {
+        var visited: Set<ObjectIdentifier> = [start]
+        var stack: [(gate: ObjectIdentifier, path: [ObjectIdentifier])] = [(start, [start])]
+        while let (gate, path) = stack.popLast() {
+            if gate == end {
+                return path.map { graph.names[$0] ?? "?" }
+            }
+            for next in graph.edges[gate] ?? [] where visited.insert(next).inserted {
+                stack.append((next, path + [next]))
+            }
+        }
+        return nil
     }
 
     /// The targets of the cycle this thread would close by waiting for `asked`, held by `owner`,
@@ -117,3 +259,6 @@ enum CreationCoordinator {
         )
     }
 }
+
+/// The identity of one task's wait in ``CreationCoordinator/waitUntilFree(_:)``.
+private final class WaitToken: Sendable {}

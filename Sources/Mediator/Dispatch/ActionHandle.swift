@@ -16,9 +16,15 @@ public struct ActionHandle: Sendable {
     public let target: String
     /// The action's short name.
     public let action: String
-    let run: @Sendable (any TargetInstance, Params) throws -> (any Sendable)?
+    let run: ActionRun
+    /// The instance resolved when the handle was made (cached, or the mediator for a closure
+    /// target); `nil` when each call gets its own.
     let instance: (any TargetInstance)?
-    let make: (@Sendable (Mediator) throws -> any TargetInstance)?
+    /// The target as resolved, for the calls without ``instance``.
+    let resolved: ResolvedTarget
+    /// Whether calls without ``instance`` use the cached one (an async factory could not
+    /// create it when the handle was made).
+    let cache: Bool
     let mediator: Mediator
 
     /// Runs the action with `params`; the result, or the reason it failed.
@@ -27,25 +33,29 @@ public struct ActionHandle: Sendable {
     /// - Returns: the action's result (`nil` when it returned nothing).
     /// - Throws: ``MediatorError``: ``MediatorError/Code/actionFailed`` when the action or the
     ///   target's factory threw, ``MediatorError/Code/invalidParameter`` for a params error,
-    ///   ``MediatorError/Code/callDepthExceeded`` for runaway recursion.
+    ///   ``MediatorError/Code/callDepthExceeded`` for runaway recursion,
+    ///   ``MediatorError/Code/asyncAction`` when the action (or the factory) must be awaited.
     @discardableResult
     public func call(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
-        guard let depth = CallDepth.enter(limit: mediator.maximumCallDepth) else {
-            throw mediator.callDepthExceededError(target: self.target, action: action)
-        }
-        defer { CallDepth.restore(depth) }
+        try outcome(params).value(mediator)
+    }
 
-        let target: any TargetInstance
-        do {
-            target = try instance ?? make.map { try $0(mediator) } ?? mediator
-        } catch {
-            throw mediator.creationFailedError(from: error, target: self.target, action: action)
-        }
-        do {
-            return try run(target, params)
-        } catch {
-            throw mediator.actionFailedError(from: error, target: self.target, action: action, context: "the action failed")
-        }
+    /// Runs the action with `params`, awaiting it if it is async (or on the main actor).
+    ///
+    /// ```swift
+    /// let load = try mediator.handle(target: "Feed", action: "load")
+    /// let page = try await load.call(["page": 1])
+    /// ```
+    ///
+    /// - Parameter params: the call's params.
+    /// - Returns: the action's result (`nil` when it returned nothing).
+    /// - Throws: as the synchronous ``call(_:)-4b0a3``, except `asyncAction`; and
+    ///   ``MediatorError/Code/cancelled``.
+    @discardableResult
+    public func call(_ params: Params = [:]) async throws(MediatorError) -> (any Sendable)? {
+        let outcome = outcome(params)
+        guard case .suspended = outcome else { return try outcome.value(mediator) }
+        return try await outcome.finished(depth: CallDepth.current + 1).value(mediator)
     }
 
     /// Runs the action; `nil` when it returned nothing or failed.
@@ -55,6 +65,59 @@ public struct ActionHandle: Sendable {
     @discardableResult
     public func perform(_ params: Params = [:]) -> (any Sendable)? {
         try? call(params)
+    }
+
+    /// Runs the action, awaiting it if need be; `nil` when it returned nothing or failed.
+    ///
+    /// - Parameter params: the call's params.
+    /// - Returns: the action's result, or `nil` when it returned nothing or the call failed.
+    @discardableResult
+    public func perform(_ params: Params = [:]) async -> (any Sendable)? {
+        try? await call(params)
+    }
+
+    /// The call as far as it goes without awaiting (see ``Mediator``'s `dispatch`).
+    private func outcome(_ params: Params) -> Outcome {
+        guard let saved = CallDepth.enter(limit: mediator.maximumCallDepth) else {
+            return .failed(mediator.callDepthExceededError(target: target, action: action))
+        }
+        defer { CallDepth.restore(saved) }
+        guard run.canRunNow else {
+            return mediator.suspend(run.awaitReason, target: target, action: action) { await self.outcomeAwaiting(params) }
+        }
+        let instance: any TargetInstance
+        if let resolvedInstance = self.instance {
+            instance = resolvedInstance
+        } else {
+            switch mediator.instanceNow(of: resolved, cache: cache, action: action) {
+            case .done(.success(let made)): instance = made
+            case .done(.failure(let error)): return .failed(error)
+            case .mustAwait(let reason):
+                return mediator.suspend(reason, target: target, action: action) { await self.outcomeAwaiting(params) }
+            }
+        }
+        do {
+            return .answered(try run.runNow(on: instance, params: params))
+        } catch {
+            return .failed(mediator.actionFailedError(from: error, target: target, action: action, context: "the action failed"))
+        }
+    }
+
+    private func outcomeAwaiting(_ params: Params) async -> Outcome {
+        let instance: any TargetInstance
+        if let resolvedInstance = self.instance {
+            instance = resolvedInstance
+        } else {
+            switch await mediator.instanceAwaiting(of: resolved, cache: cache, action: action) {
+            case .success(let made): instance = made
+            case .failure(let error): return .failed(error)
+            }
+        }
+        do {
+            return .answered(try await run.runAwaiting(on: instance, params: params))
+        } catch {
+            return .failed(mediator.actionFailedError(from: error, target: target, action: action, context: "the action failed"))
+        }
     }
 }
 
@@ -86,12 +149,14 @@ extension Mediator {
         guard case .action(let resolved, let found) = resolution else {
             throw notAnsweredError(target: target, action: action)
         }
+        let cache = shouldCacheTarget || resolved.alwaysCached
         var instance = resolved.cached
         if instance == nil && resolved.make == nil { instance = self }
-        if instance == nil && (shouldCacheTarget || resolved.alwaysCached) {
+        if instance == nil && cache {
             // The same mapping as dispatch: a creation cycle as it is, a factory's error wrapped.
-            instance = try makeInstance(of: resolved, cache: true, action: found.name).get()
+            // An instance only an async factory can make is made by the first call instead.
+            if case .done(let made) = instanceNow(of: resolved, cache: true, action: found.name) { instance = try made.get() }
         }
-        return ActionHandle(target: resolved.name, action: found.name, run: found.run, instance: instance, make: resolved.make, mediator: self)
+        return ActionHandle(target: resolved.name, action: found.name, run: found.run, instance: instance, resolved: resolved, cache: cache, mediator: self)
     }
 }

@@ -48,88 +48,139 @@ extension Mediator {
         return released
     }
 
-    /// The instance a call runs on: the cached one if there is one, the mediator itself for a
-    /// closure target, otherwise a new one (kept when `cache` is true or the target is always cached).
-    func instance(of target: ResolvedTarget, cache: Bool) throws -> any TargetInstance {
-        if let cached = target.cached { return cached }
-        guard let make = target.make else { return self }
-        guard cache || target.alwaysCached else { return try make(self) }
-        return try cachedInstance(of: target, make: make)
+    /// The instance a call runs on, when it can be had without awaiting: the cached one if there
+    /// is one, the mediator itself for a closure target, otherwise a new one (kept when `cache` is
+    /// true or the target is always cached). A factory's error becomes the call's
+    /// (``creationFailedError(from:target:action:)``).
+    func instanceNow(of target: ResolvedTarget, cache: Bool, action: String) -> Immediate<Result<any TargetInstance, MediatorError>> {
+        if let cached = target.cached { return .done(.success(cached)) }
+        guard let make = target.make else { return .done(.success(self)) }
+        guard make.canRunNow else { return .mustAwait(make.awaitReason) }
+        do {
+            guard cache || target.alwaysCached else { return .done(.success(try make.makeNow(self))) }
+            switch try cachedInstance(of: target, make: make) {
+            case .done(let instance): return .done(.success(instance))
+            case .mustAwait(let reason): return .mustAwait(reason)
+            }
+        } catch {
+            return .done(.failure(creationFailedError(from: error, target: target.name, action: action)))
+        }
     }
 
     /// Get-or-create through the target's creation gate: exactly one factory call per cached
-    /// instance, with no lock held while the factory runs.
-    private func cachedInstance(
-        of target: ResolvedTarget,
-        make: @Sendable (Mediator) throws -> any TargetInstance
-    ) throws -> any TargetInstance {
-        enum Step {
-            case ready(any TargetInstance)
-            case create(CreationGate)
-            case replaced
-        }
+    /// instance, with no lock held while the factory runs. Must await when the instance is being
+    /// created by an async factory: a synchronous caller never waits for one.
+    private func cachedInstance(of target: ResolvedTarget, make: Factory) throws -> Immediate<any TargetInstance> {
         while true {
-            let step: Step = state.withLock { registry in
-                guard let slot = registry.slot(of: target) else { return .replaced }
-                if let cached = slot.cached { return .ready(cached) }
-                if let gate = slot.gate { return .create(gate) }
-                let gate = CreationGate(target: target.name)
-                slot.gate = gate
-                return .create(gate)
-            }
             let gate: CreationGate
-            switch step {
-            case .ready(let instance): return instance
+            switch cacheStep(target) {
+            case .ready(let instance): return .done(instance)
             // Re-registered since the call resolved it: serve this call with an instance of the
             // registration it resolved, but do not cache it into the new one.
-            case .replaced: return try make(self)
+            case .replaced: return .done(try make.makeNow(self))
             case .create(let found): gate = found
             }
-
-            if let instance = try createThrough(gate, target: target, make: make) { return instance }
-            // The gate was retired while this call waited for it; start again with the slot's state now.
+            guard try CreationCoordinator.enter(gate) else { return .mustAwait(.asyncCreation) }
+            defer { CreationCoordinator.leave(gate) }
+            switch cacheRecheck(target, gate: gate) {
+            case .ready(let instance): return .done(instance)
+            case .replaced: return .done(try make.makeNow(self))
+            case .retired: continue
+            case .empty(let epoch):
+                let instance = try make.makeNow(self)
+                store(instance, in: target, gate: gate, epoch: epoch)
+                return .done(instance)
+            }
         }
     }
 
-    /// Creates (or finds) the instance as the creator through `gate`; `nil` when the gate was
-    /// retired meanwhile. A creation that lost to a release retires its gate, and a newer gate may
-    /// already be creating: a call waiting on the old gate must not create a second instance
-    /// beside it (the concurrency stress test caught exactly that).
-    ///
-    /// - Throws: `cyclicTargetCreation` when waiting for the gate would never end (see
-    ///   ``CreationCoordinator``), or what the factory threw.
-    private func createThrough(
-        _ gate: CreationGate,
-        target: ResolvedTarget,
-        make: @Sendable (Mediator) throws -> any TargetInstance
-    ) throws -> (any TargetInstance)? {
-        try CreationCoordinator.enter(gate)
-        defer { CreationCoordinator.leave(gate) }
-        enum Recheck {
-            case ready(any TargetInstance)
-            case empty(epoch: UInt64)
-            case replaced
-            case retired
+    /// The instance a call runs on, awaiting whatever it takes: an async or main-actor factory,
+    /// or another call's creation of the cached instance (suspending, not blocking a thread).
+    func instanceAwaiting(of target: ResolvedTarget, cache: Bool, action: String) async -> Result<any TargetInstance, MediatorError> {
+        if let cached = target.cached { return .success(cached) }
+        guard let make = target.make else { return .success(self) }
+        do {
+            guard cache || target.alwaysCached else { return .success(try await make.makeAwaiting(self)) }
+            return .success(try await cachedInstanceAwaiting(of: target, make: make))
+        } catch {
+            return .failure(creationFailedError(from: error, target: target.name, action: action))
         }
-        let recheck: Recheck = state.withReadLock { registry in
+    }
+
+    /// ``cachedInstance(of:make:)`` for async callers: waiters suspend until the creator is done.
+    private func cachedInstanceAwaiting(of target: ResolvedTarget, make: Factory) async throws -> any TargetInstance {
+        while true {
+            let gate: CreationGate
+            switch cacheStep(target) {
+            case .ready(let instance): return instance
+            case .replaced: return try await make.makeAwaiting(self)
+            case .create(let found): gate = found
+            }
+            // A synchronous factory runs at once on this thread, as the synchronous path would
+            // run it; an async one runs with the gate held by this task, so that a factory that
+            // awaits its own target is found out.
+            let awaits = !make.canRunNow
+            guard try CreationCoordinator.tryEnter(gate, asTask: awaits) else {
+                try await CreationCoordinator.waitUntilFree(gate)
+                continue
+            }
+            defer { CreationCoordinator.leave(gate) }
+            switch cacheRecheck(target, gate: gate) {
+            case .ready(let instance): return instance
+            case .replaced: return awaits ? try await make.makeAwaiting(self) : try make.makeNow(self)
+            case .retired: continue
+            case .empty(let epoch):
+                let instance = awaits ? try await CreationCoordinator.holding(gate) { try await make.makeAwaiting(self) } : try make.makeNow(self)
+                store(instance, in: target, gate: gate, epoch: epoch)
+                return instance
+            }
+        }
+    }
+
+    private enum CacheStep {
+        case ready(any TargetInstance)
+        case create(CreationGate)
+        case replaced
+    }
+
+    /// The cached instance, or the gate to create it through (made now if there is none).
+    private func cacheStep(_ target: ResolvedTarget) -> CacheStep {
+        state.withLock { registry in
+            guard let slot = registry.slot(of: target) else { return .replaced }
+            if let cached = slot.cached { return .ready(cached) }
+            if let gate = slot.gate { return .create(gate) }
+            let gate = CreationGate(target: target.name)
+            slot.gate = gate
+            return .create(gate)
+        }
+    }
+
+    private enum Recheck {
+        case ready(any TargetInstance)
+        case empty(epoch: UInt64)
+        case replaced
+        case retired
+    }
+
+    /// What the slot holds now that this call is the creator through `gate`. A creation that lost
+    /// to a release retires its gate, and a newer gate may already be creating: a call that waited
+    /// on the old gate must not create a second instance beside it (`.retired`: start again).
+    private func cacheRecheck(_ target: ResolvedTarget, gate: CreationGate) -> Recheck {
+        state.withReadLock { registry in
             guard let slot = registry.slot(of: target) else { return .replaced }
             if let cached = slot.cached { return .ready(cached) }
             guard slot.gate === gate else { return .retired }
             return .empty(epoch: slot.epoch)
         }
-        switch recheck {
-        case .ready(let instance): return instance
-        case .replaced: return try make(self)
-        case .retired: return nil
-        case .empty(let epoch):
-            let instance = try make(self)
-            state.withLock { registry in
-                guard let slot = registry.slot(of: target) else { return }
-                // A release during creation wins: this call still gets its instance.
-                if slot.epoch == epoch && slot.cached == nil { slot.cached = instance }
-                if slot.gate === gate { slot.gate = nil }
-            }
-            return instance
+    }
+
+    /// Caches a created instance, unless a release happened during creation (that call still
+    /// gets its instance), and retires the gate.
+    private func store(_ instance: any TargetInstance, in target: ResolvedTarget, gate: CreationGate, epoch: UInt64) {
+        state.withLock { registry in
+            guard let slot = registry.slot(of: target) else { return }
+            if slot.epoch == epoch && slot.cached == nil { slot.cached = instance }
+            if slot.gate === gate { slot.gate = nil }
         }
     }
 

@@ -22,7 +22,8 @@ extension Mediator {
     ///   - shouldCacheTarget: keep the target instance for later calls. A cached instance
     ///     is reused by every later call, whatever its flag, until released.
     /// - Returns: the action's result (or the answer of `notFound` or a fallback); `nil` when it
-    ///   returned nothing, or when the call failed for any reason.
+    ///   returned nothing, or when the call failed for any reason (including an action that must
+    ///   be awaited: see ``MediatorError/Code/asyncAction``; it is not run).
     @discardableResult
     public func perform(
         target: String,
@@ -56,8 +57,10 @@ extension Mediator {
     /// - Throws: ``MediatorError`` with code `targetNotFound` or `actionNotFound` (with the names
     ///   that exist and a "did you mean"), `invalidParameter` (the key and what was wrong),
     ///   `actionFailed` (the action's, factory's or fallback's error in
-    ///   ``MediatorError/underlying``), `cyclicTargetCreation`, or `callDepthExceeded` (calls nested
-    ///   deeper than ``maximumCallDepth``: runaway recursion).
+    ///   ``MediatorError/underlying``), `cyclicTargetCreation`, `callDepthExceeded` (calls nested
+    ///   deeper than ``maximumCallDepth``: runaway recursion), or `asyncAction` (the call needs
+    ///   `await`: an async action or factory, or main-actor code called off the main actor; nothing
+    ///   of it ran).
     @discardableResult
     public func call(
         target: String,
@@ -65,11 +68,7 @@ extension Mediator {
         params: Params = [:],
         shouldCacheTarget: Bool = false
     ) throws(MediatorError) -> (any Sendable)? {
-        switch dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) {
-        case .answered(let value): return value
-        case .failed(let error): throw error
-        case .unanswered(let target, let action): throw notAnsweredError(target: target, action: action)
-        }
+        try dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget).value(self)
     }
 
     /// Whether `target` is registered and has `action` (short or full names). Runs nothing and
@@ -89,28 +88,17 @@ extension Mediator {
     enum Resolution {
         /// The hot path: the action and an instance to run it on (cached, or the mediator for a
         /// closure target), copied out with as few retains as possible.
-        case ready(@Sendable (any TargetInstance, Params) throws -> (any Sendable)?, any TargetInstance)
+        case ready(ActionRun, any TargetInstance)
         case action(ResolvedTarget, RegisteredAction)
         case missingAction(ResolvedTarget, NotFoundHandler?)
         case missingTarget
     }
 
-    /// Runs a call through resolution, the cache and the fallbacks. A `remote` call is refused
-    /// (`forbidden`) when it resolves to a local-only action, before anything runs.
-    ///
-    /// - Parameter counted: the caller has already counted this call in ``CallDepth`` (an entry
-    ///   point that runs user code of its own around the dispatch, such as a completion).
-    func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false, counted: Bool = false) -> Outcome {
-        var depth = 0
-        if !counted {
-            guard let entered = CallDepth.enter(limit: maximumCallDepth) else {
-                return .failed(callDepthExceededError(target: target, action: action))
-            }
-            depth = entered
-        }
-        defer { if !counted { CallDepth.restore(depth) } }
-
-        let resolution: Resolution = state.withReadLock { registry in
+    /// Looks the names up under the read lock. A remote call to a local-only action resolves to
+    /// `.action`, for the caller to refuse.
+    @inline(__always)
+    func resolve(target: String, action: String, remote: Bool) -> Resolution {
+        state.withReadLock { registry in
             guard let slot = registry.slot(named: target) else { return .missingTarget }
             if let found = slot.definition.action(named: action) {
                 if !(remote && found.isLocalOnly) {
@@ -121,33 +109,58 @@ extension Mediator {
             }
             return .missingAction(slot.resolved, slot.definition.notFound)
         }
+    }
 
-        switch resolution {
-        case .ready(let run, let instance):
-            do {
-                return .answered(try run(instance, params))
-            } catch {
-                return .failed(
-                    actionFailedError(
-                        from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
+    /// Runs a call through resolution, the cache and the fallbacks, as far as it can go without
+    /// awaiting; at a step that must await it stops before running that step, and returns
+    /// `.suspended` with the rest of the call. A `remote` call is refused (`forbidden`) when it
+    /// resolves to a local-only action, before anything runs.
+    ///
+    /// - Parameter counted: the caller has already counted this call in ``CallDepth`` (an entry
+    ///   point that runs user code of its own around the dispatch, such as a completion).
+    func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false, counted: Bool = false) -> Outcome {
+        var saved = 0
+        if !counted {
+            guard let entered = CallDepth.enter(limit: maximumCallDepth) else {
+                return .failed(callDepthExceededError(target: target, action: action))
             }
+            saved = entered
+        }
+        defer { if !counted { CallDepth.restore(saved) } }
+
+        switch resolve(target: target, action: action, remote: remote) {
+        case .ready(let run, let instance):
+            if case .sync(let body) = run {
+                do {
+                    return .answered(try body(instance, params))
+                } catch {
+                    return .failed(
+                        actionFailedError(
+                            from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
+                }
+            }
+            return runReady(run, on: instance, params: params, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
 
         case .action(let resolved, let found):
-            if remote && found.isLocalOnly {
-                return .failed(
-                    MediatorError(
-                        .forbidden, target: resolved.name, action: found.name,
-                        reason:
-                            "action \"\(found.name)\" is local-only\(Names.isNative(found.name) ? " (its name begins with \"native\")" : ""); URL calls cannot reach it"
-                    ))
+            if remote && found.isLocalOnly { return .failed(localOnlyError(target: resolved.name, action: found.name)) }
+            // Checked before the instance is made, so that nothing runs twice when the call goes
+            // on awaiting.
+            guard found.run.canRunNow else {
+                return suspend(found.run.awaitReason, target: resolved.name, action: found.name) {
+                    await self.runActionAwaiting(resolved, found, params: params, cache: shouldCacheTarget)
+                }
             }
             let instance: any TargetInstance
-            switch makeInstance(of: resolved, cache: shouldCacheTarget, action: found.name) {
-            case .success(let made): instance = made
-            case .failure(let error): return .failed(error)
+            switch instanceNow(of: resolved, cache: shouldCacheTarget, action: found.name) {
+            case .done(.success(let made)): instance = made
+            case .done(.failure(let error)): return .failed(error)
+            case .mustAwait(let reason):
+                return suspend(reason, target: resolved.name, action: found.name) {
+                    await self.runActionAwaiting(resolved, found, params: params, cache: shouldCacheTarget)
+                }
             }
             do {
-                return .answered(try found.run(instance, params))
+                return .answered(try found.run.runNow(on: instance, params: params))
             } catch {
                 return .failed(actionFailedError(from: error, target: resolved.name, action: found.name, context: "the action failed"))
             }
@@ -155,13 +168,19 @@ extension Mediator {
         case .missingAction(let resolved, let notFound):
             var hasNotFound = false
             if let notFound {
+                let resume: @Sendable () async -> Outcome = {
+                    await self.missingActionAwaiting(
+                        resolved, notFound, target: target, action: action, params: params, cache: shouldCacheTarget, remote: remote)
+                }
+                guard notFound.canRunNow else { return suspend(notFound.awaitReason, target: resolved.name, action: action, resume) }
                 let instance: any TargetInstance
-                switch makeInstance(of: resolved, cache: shouldCacheTarget, action: action) {
-                case .success(let made): instance = made
-                case .failure(let error): return .failed(error)
+                switch instanceNow(of: resolved, cache: shouldCacheTarget, action: action) {
+                case .done(.success(let made)): instance = made
+                case .done(.failure(let error)): return .failed(error)
+                case .mustAwait(let reason): return suspend(reason, target: resolved.name, action: action, resume)
                 }
                 do {
-                    if let answer = try notFound(instance, action, params) { return .answered(answer) }
+                    if let answer = try notFound.runNow(on: instance, action: action, params: params) { return .answered(answer) }
                     hasNotFound = true
                 } catch is NoNotFoundHandler {
                     // `MediatorTarget`'s default: the target has no notFound of its own.
@@ -170,12 +189,7 @@ extension Mediator {
                         actionFailedError(from: error, target: resolved.name, action: action, context: "no such action, and the target's notFound failed"))
                 }
             }
-            // CTMediator's rule: a target without a notFound handler is dropped from the cache when
-            // an action is missing; one with a handler never is, whatever it returned. Never for
-            // an always-cached target nor for a URL call: a remote caller must not reset state.
-            if !hasNotFound && !remote && !resolved.alwaysCached {
-                dropCachedInstance(of: resolved)
-            }
+            applyDropRule(resolved, hasNotFound: hasNotFound, remote: remote)
             return fallback(target: target, action: action, params: params, remote: remote)
 
         case .missingTarget:
@@ -183,18 +197,57 @@ extension Mediator {
         }
     }
 
-    /// The global fallback's answer: the installed closure, else a registered
-    /// `NoTargetAction`/`response`, called as CTMediator calls it: once, with the class name and
-    /// selector string asked for. A call to a missing action of `NoTargetAction` itself ends in one
-    /// `response` call too; a missing `response` finds nothing here, so nothing recurses. A remote
-    /// call never reaches a `response` declared local-only: it counts as absent.
-    private func fallback(target: String, action: String, params: Params, remote: Bool) -> Outcome {
-        enum Handler {
-            case closure(Fallback)
-            case target(ResolvedTarget, RegisteredAction)
-            case none
+    /// A ready action that is not plain synchronous: main-actor code runs now when this is the
+    /// main thread; anything else goes on awaiting.
+    private func runReady(_ run: ActionRun, on instance: any TargetInstance, params: Params, target: String, action: String) -> Outcome {
+        guard run.canRunNow else {
+            return suspend(run.awaitReason, target: target, action: action) {
+                do {
+                    return .answered(try await run.runAwaiting(on: instance, params: params))
+                } catch {
+                    return .failed(self.actionFailedError(from: error, target: target, action: action, context: "the action failed"))
+                }
+            }
         }
-        let handler: Handler = state.withReadLock { registry in
+        do {
+            return .answered(try run.runNow(on: instance, params: params))
+        } catch {
+            return .failed(actionFailedError(from: error, target: target, action: action, context: "the action failed"))
+        }
+    }
+
+    func suspend(_ reason: AwaitReason, target: String, action: String, _ resume: @escaping @Sendable () async -> Outcome) -> Outcome {
+        .suspended(Suspension(reason: reason, target: target, action: action, resume: resume))
+    }
+
+    /// The refusal of a remote call to a local-only action.
+    func localOnlyError(target: String, action: String) -> MediatorError {
+        MediatorError(
+            .forbidden, target: target, action: action,
+            reason: "action \"\(action)\" is local-only\(Names.isNative(action) ? " (its name begins with \"native\")" : ""); URL calls cannot reach it"
+        )
+    }
+
+    /// CTMediator's rule: a target without a notFound handler is dropped from the cache when an
+    /// action is missing; one with a handler never is, whatever it returned. Never for an
+    /// always-cached target nor for a URL call: a remote caller must not reset state.
+    func applyDropRule(_ resolved: ResolvedTarget, hasNotFound: Bool, remote: Bool) {
+        if !hasNotFound && !remote && !resolved.alwaysCached {
+            dropCachedInstance(of: resolved)
+        }
+    }
+
+    /// The global fallback: the installed closure, else a registered `NoTargetAction`/`response`.
+    enum FallbackStep {
+        case closure(FallbackHandler)
+        case target(ResolvedTarget, RegisteredAction)
+        case none
+    }
+
+    /// Which fallback answers a call nothing else answered (read under the lock). A remote call
+    /// never reaches a `response` declared local-only: it counts as absent.
+    func fallbackStep(remote: Bool) -> FallbackStep {
+        state.withReadLock { registry in
             if let fallback = registry.fallback { return .closure(fallback) }
             guard let slot = registry.slots[Self.noTargetActionName],
                 let response = slot.definition.action(named: Self.noTargetActionResponse),
@@ -202,23 +255,46 @@ extension Mediator {
             else { return .none }
             return .target(slot.resolved, response)
         }
+    }
+
+    /// CTMediator's params for `NoTargetAction`/`response`: the class name and selector string
+    /// asked for, the action as written and the original params.
+    func noTargetActionParams(target: String, action: String, params: Params) -> Params {
+        [
+            "targetString": Names.className(ofTarget: target),
+            "selectorString": Names.selector(ofAction: action),
+            "actionString": action,
+            "originParams": params,
+        ]
+    }
+
+    /// The global fallback's answer: the installed closure, else a registered
+    /// `NoTargetAction`/`response`, called as CTMediator calls it: once, with the class name and
+    /// selector string asked for. A call to a missing action of `NoTargetAction` itself ends in one
+    /// `response` call too; a missing `response` finds nothing here, so nothing recurses.
+    private func fallback(target: String, action: String, params: Params, remote: Bool) -> Outcome {
+        let step = fallbackStep(remote: remote)
+        let resume: @Sendable () async -> Outcome = { await self.fallbackAwaiting(step, target: target, action: action, params: params) }
         do {
             let answer: (any Sendable)?
-            switch handler {
+            switch step {
             case .none:
                 return .unanswered(target: target, action: action)
-            case .closure(let fallback):
+            case .closure(.sync(let fallback)):
                 answer = try fallback(target, action, params)
+            case .closure(.async):
+                return suspend(.asyncFallback, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), resume)
             case .target(let resolved, let response):
-                let instance = try makeInstance(of: resolved, cache: false, action: response.name).get()
-                answer = try response.run(
-                    instance,
-                    [
-                        "targetString": Names.className(ofTarget: target),
-                        "selectorString": Names.selector(ofAction: action),
-                        "actionString": action,
-                        "originParams": params,
-                    ])
+                guard response.run.canRunNow else {
+                    return suspend(response.run.awaitReason, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), resume)
+                }
+                let instance: any TargetInstance
+                switch instanceNow(of: resolved, cache: false, action: response.name) {
+                case .done(let made): instance = try made.get()
+                case .mustAwait(let reason):
+                    return suspend(reason, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), resume)
+                }
+                answer = try response.run.runNow(on: instance, params: noTargetActionParams(target: target, action: action, params: params))
             }
             if let answer { return .answered(answer) }
             return .unanswered(target: target, action: action)
@@ -230,13 +306,17 @@ extension Mediator {
     /// The target CTMediator calls when nothing else answers, and its action.
     static let noTargetActionName = "NoTargetAction"
     static let noTargetActionResponse = "response"
+}
 
-    /// The instance for a call, or the error to fail it with (``creationFailedError(from:target:action:)``).
-    func makeInstance(of target: ResolvedTarget, cache: Bool, action: String) -> Result<any TargetInstance, MediatorError> {
-        do {
-            return .success(try instance(of: target, cache: cache))
-        } catch {
-            return .failure(creationFailedError(from: error, target: target.name, action: action))
+extension Outcome {
+    /// The value of a finished call, or the error it failed with (for the throwing entry points).
+    @inline(__always)
+    func value(_ mediator: Mediator) throws(MediatorError) -> (any Sendable)? {
+        switch self {
+        case .answered(let value): return value
+        case .failed(let error): throw error
+        case .unanswered(let target, let action): throw mediator.notAnsweredError(target: target, action: action)
+        case .suspended(let suspension): throw mediator.asyncActionError(suspension)
         }
     }
 }

@@ -65,12 +65,7 @@ extension Mediator {
         as type: T.Type
     ) throws(MediatorError) -> T {
         let result = try call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
-        if let value = result as? T { return value }
-        do {
-            return try ValueDecoder.decode(T.self, from: result)
-        } catch {
-            throw resultMismatch(result, expected: T.self, target: target, action: action, detail: error.description)
-        }
+        return try decoded(result, as: T.self, target: target, action: action)
     }
 
     /// `perform` with the result as a `T`, or `nil` when the call failed or the result is not a `T`.
@@ -96,6 +91,68 @@ extension Mediator {
         as type: T.Type
     ) -> T? {
         perform(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) as? T
+    }
+
+    /// Calls an action, awaiting it if need be, and returns its result as a `T`.
+    ///
+    /// ```swift
+    /// let titles = try await mediator.call(target: "Feed", action: "titles", as: [String].self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    ///   - type: the type of the result.
+    /// - Returns: the result as a `T`.
+    /// - Throws: what the async ``call(target:action:params:shouldCacheTarget:)-7nfna`` throws,
+    ///   or ``MediatorError/Code/resultTypeMismatch``.
+    public func call<T>(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false,
+        as type: T.Type
+    ) async throws(MediatorError) -> T {
+        let result = try await call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
+        if let value = result as? T { return value }
+        throw resultMismatch(result, expected: T.self, target: target, action: action, detail: nil)
+    }
+
+    /// Calls an action, awaiting it if need be, and converts its result to a `Decodable` `T`
+    /// as the synchronous form does.
+    ///
+    /// ```swift
+    /// let page = try await mediator.call(target: "Feed", action: "load", params: ["page": 1], as: FeedPage.self)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    ///   - type: the type of the result.
+    /// - Returns: the result as a `T`, decoded from plain values when needed.
+    /// - Throws: as the generic form; a decoding failure is ``MediatorError/Code/resultTypeMismatch``.
+    public func call<T: Decodable>(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false,
+        as type: T.Type
+    ) async throws(MediatorError) -> T {
+        let result = try await call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
+        return try decoded(result, as: T.self, target: target, action: action)
+    }
+
+    private func decoded<T: Decodable>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) throws(MediatorError) -> T {
+        if let value = result as? T { return value }
+        do {
+            return try ValueDecoder.decode(T.self, from: result)
+        } catch {
+            throw resultMismatch(result, expected: T.self, target: target, action: action, detail: error.description)
+        }
     }
 
     private func resultMismatch(

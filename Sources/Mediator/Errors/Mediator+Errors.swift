@@ -9,6 +9,7 @@ extension Mediator {
             if cycle.action == nil { cycle.action = action }
             return cycle
         }
+        if error is CancellationError { return cancelledError(target: target, action: action, underlying: error) }
         return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "could not create the target: \(error)")
     }
 
@@ -22,6 +23,7 @@ extension Mediator {
         if let mediatorError = error as? MediatorError, mediatorError.code == .callDepthExceeded {
             return mediatorError
         }
+        if error is CancellationError { return cancelledError(target: target, action: action, underlying: error) }
         if var mediatorError = error as? MediatorError, mediatorError.target == nil {
             mediatorError.target = target
             mediatorError.action = action
@@ -30,11 +32,24 @@ extension Mediator {
         return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "\(context): \(error)")
     }
 
+    /// The error for a call whose task was cancelled, which stopped with `underlying`.
+    func cancelledError(target: String, action: String, underlying: any Error = CancellationError()) -> MediatorError {
+        MediatorError(.cancelled, target: target, action: action, underlying: underlying, reason: "cancelled: the calling task was cancelled")
+    }
+
+    /// The error a synchronous entry point fails with when the call must await.
+    func asyncActionError(_ suspension: Suspension) -> MediatorError {
+        MediatorError(
+            .asyncAction, target: suspension.target, action: suspension.action,
+            reason: "not run: \(suspension.reason.text); call it with await, or with the completion form (perform(target:action:params:completion:))"
+        )
+    }
+
     /// The refusal of a call nested deeper than ``maximumCallDepth``.
     func callDepthExceededError(target: String, action: String) -> MediatorError {
         MediatorError(
             .callDepthExceeded, target: target, action: action,
-            reason: "not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does an action call itself without end?"
+            reason: "not run: \(maximumCallDepth) mediator calls are already nested (maximumCallDepth); does an action call itself without end?"
         )
     }
 
@@ -43,7 +58,7 @@ extension Mediator {
         MediatorError(
             .callDepthExceeded,
             reason:
-                "\(describe(url, limit: 120)) not run: \(maximumCallDepth) mediator calls are already nested on this thread (maximumCallDepth); does a completion or an action call itself without end?"
+                "\(describe(url, limit: 120)) not run: \(maximumCallDepth) mediator calls are already nested (maximumCallDepth); does a completion or an action call itself without end?"
         )
     }
 

@@ -63,6 +63,15 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         /// Calls were nested ``Mediator/maximumCallDepth`` deep on one thread (an action calling
         /// itself through the mediator without end, most likely); the call did not run.
         public static let callDepthExceeded = Code(rawValue: "callDepthExceeded")
+        /// A synchronous entry point (`call`, a handle's `call`, `call(url:)`) reached something
+        /// it cannot run without waiting: an async action, factory, `notFound` or fallback, or
+        /// main-actor code while the caller is off the main actor. Nothing of it ran; call with
+        /// `await`, or with the completion form. Synchronous calls never block for it.
+        public static let asyncAction = Code(rawValue: "asyncAction")
+        /// The calling task was cancelled and the action (or a factory, or a fallback) stopped
+        /// with `CancellationError` (in ``MediatorError/underlying``), or the call was cancelled
+        /// while it waited for another call's creation of a cached target.
+        public static let cancelled = Code(rawValue: "cancelled")
     }
 
     /// The kind of failure.

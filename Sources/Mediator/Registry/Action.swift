@@ -20,7 +20,7 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     public let summary: String?
     /// Whether remote (URL) calls are refused: declared so, or the name begins with `native`.
     public let isLocalOnly: Bool
-    let body: @Sendable (Target, Params) throws -> (any Sendable)?
+    let body: ActionBody<Target>
 
     /// An action called `name` that runs `body`; `localOnly` refuses it to URL calls.
     ///
@@ -44,16 +44,115 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     ///     with the error in ``MediatorError/underlying``, except a ``MediatorError`` that names no
     ///     target (a ``Params`` error, or one the action builds itself): that one keeps its code
     ///     and gets the call's target and action names.
+    @_disfavoredOverload
     public init(
         _ name: String,
         summary: String? = nil,
         localOnly: Bool = false,
         _ body: @escaping @Sendable (Target, Params) throws -> (any Sendable)?
     ) {
+        self.init(name: name, summary: summary, localOnly: localOnly, body: .sync(body))
+    }
+
+    /// An async action: its body may `await` (load data, call other modules with `await`).
+    ///
+    /// ```swift
+    /// Action<Target_Feed>("load") { feed, params async throws in
+    ///     try await feed.load(page: params.value("page", as: Int.self))
+    /// }
+    /// ```
+    ///
+    /// The async entry points (`try await mediator.call(...)`, `await mediator.perform(...)`, the
+    /// completion forms, `await handle.call(...)`) run it in the calling task, so cancelling that
+    /// task reaches the body. The synchronous entry points never block on it: `call` throws
+    /// ``MediatorError/Code/asyncAction`` and `perform` returns `nil`. See <doc:Concurrency>.
+    ///
+    /// - Parameters:
+    ///   - name: the action's name, short or full (see ``init(_:summary:localOnly:_:)-5b2xr``).
+    ///   - summary: a one-line description, shown by listings.
+    ///   - localOnly: refuse the action to remote (URL) calls.
+    ///   - body: the action, as for a synchronous one; what it throws is reported the same way,
+    ///     and a `CancellationError` becomes ``MediatorError/Code/cancelled``.
+    @_disfavoredOverload
+    public init(
+        _ name: String,
+        summary: String? = nil,
+        localOnly: Bool = false,
+        _ body: @escaping @Sendable (Target, Params) async throws -> (any Sendable)?
+    ) {
+        self.init(name: name, summary: summary, localOnly: localOnly, body: .async(body))
+    }
+
+    init(name: String, summary: String?, localOnly: Bool, body: ActionBody<Target>) {
         // An invalid name is kept as given, for registration to refuse with the reason.
         self.name = Names.canonical(name, as: .action) ?? name
         self.summary = summary
         self.isLocalOnly = localOnly || Names.isNative(self.name)
         self.body = body
     }
+}
+
+// MARK: - Actions of main-actor targets
+
+extension Action where Target: MainActorTarget {
+    /// An action of a main-actor target: its body runs on the main actor and may use the
+    /// target's main-actor state directly.
+    ///
+    /// ```swift
+    /// @MainActor final class Target_Profile: MainActorTarget {
+    ///     static let actions: [Action<Target_Profile>] = [
+    ///         Action("title") { screen, _ in screen.title },
+    ///     ]
+    ///     var title = "Profile"
+    /// }
+    /// ```
+    ///
+    /// The async entry points run it from any context (one hop to the main actor); the
+    /// synchronous ones run it when called on the main actor (no hop) and otherwise fail with
+    /// ``MediatorError/Code/asyncAction``, never blocking or trapping.
+    ///
+    /// - Parameters:
+    ///   - name: the action's name, short or full.
+    ///   - summary: a one-line description, shown by listings.
+    ///   - localOnly: refuse the action to remote (URL) calls.
+    ///   - body: the action, run on the main actor.
+    public init(
+        _ name: String,
+        summary: String? = nil,
+        localOnly: Bool = false,
+        _ body: @escaping @MainActor @Sendable (Target, Params) throws -> (any Sendable)?
+    ) {
+        self.init(name: name, summary: summary, localOnly: localOnly, body: .mainActor(body))
+    }
+
+    /// An async action of a main-actor target: its body runs on the main actor and may `await`.
+    ///
+    /// ```swift
+    /// Action<Target_Profile>("refresh") { screen, _ async throws in
+    ///     try await screen.reload()
+    ///     return screen.title
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - name: the action's name, short or full.
+    ///   - summary: a one-line description, shown by listings.
+    ///   - localOnly: refuse the action to remote (URL) calls.
+    ///   - body: the action, run on the main actor; only the async entry points run it.
+    public init(
+        _ name: String,
+        summary: String? = nil,
+        localOnly: Bool = false,
+        _ body: @escaping @MainActor @Sendable (Target, Params) async throws -> (any Sendable)?
+    ) {
+        self.init(name: name, summary: summary, localOnly: localOnly, body: .async(body))
+    }
+}
+
+/// What an ``Action`` runs: a synchronous body, an async one, or a synchronous one bound to the
+/// main actor (an async main-actor body is simply async: calling it hops).
+enum ActionBody<Target: AnyObject & Sendable>: Sendable {
+    case sync(@Sendable (Target, Params) throws -> (any Sendable)?)
+    case async(@Sendable (Target, Params) async throws -> (any Sendable)?)
+    case mainActor(@MainActor @Sendable (Target, Params) throws -> (any Sendable)?)
 }

@@ -27,11 +27,101 @@ extension Mediator {
         replacingExisting: Bool = false,
         make: @escaping @Sendable (Mediator) throws -> Target
     ) throws(MediatorError) {
+        try register(Target.self, factory: .sync(erasing: make), replacingExisting: replacingExisting)
+    }
+
+    /// Registers a `Target_X` type whose factory is async: it may `await` (open a database, load
+    /// a configuration) before the instance exists.
+    ///
+    /// ```swift
+    /// try mediator.register(Target_Feed.self) { mediator async throws in
+    ///     Target_Feed(store: try await FeedStore.open())
+    /// }
+    /// ```
+    ///
+    /// Only the async entry points can create such an instance; a synchronous call that needs one
+    /// fails with ``MediatorError/Code/asyncAction`` (an instance already cached serves
+    /// synchronous calls too). Cached creation is still exactly once: concurrent callers suspend
+    /// until the first one's factory returns, without blocking a thread.
+    ///
+    /// - Parameters:
+    ///   - type: the target type.
+    ///   - replacingExisting: replace a target already registered under the same name.
+    ///   - make: makes an instance, given the mediator, and may `await`.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    public func register<Target: MediatorTarget>(
+        _ type: Target.Type,
+        replacingExisting: Bool = false,
+        make: @escaping @Sendable (Mediator) async throws -> Target
+    ) throws(MediatorError) {
+        try register(Target.self, factory: .async(erasing: make), replacingExisting: replacingExisting)
+    }
+
+    /// Registers a main-actor target type, made on the main actor by `make`.
+    ///
+    /// ```swift
+    /// try mediator.register(Target_Profile.self) { _ in Target_Profile() }
+    /// ```
+    ///
+    /// The factory runs on the main actor, like the target's actions: see ``MainActorTarget``.
+    ///
+    /// - Parameters:
+    ///   - type: the target type.
+    ///   - replacingExisting: replace a target already registered under the same name.
+    ///   - make: makes an instance on the main actor, given the mediator.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    public func register<Target: MainActorTarget>(
+        _ type: Target.Type,
+        replacingExisting: Bool = false,
+        make: @escaping @MainActor @Sendable (Mediator) throws -> Target
+    ) throws(MediatorError) {
+        try register(Target.self, factory: .mainActor(erasing: make), replacingExisting: replacingExisting)
+    }
+
+    /// Registers a main-actor target type whose factory is async (and runs on the main actor).
+    ///
+    /// - Parameters:
+    ///   - type: the target type.
+    ///   - replacingExisting: replace a target already registered under the same name.
+    ///   - make: makes an instance on the main actor, given the mediator, and may `await`.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    public func register<Target: MainActorTarget>(
+        _ type: Target.Type,
+        replacingExisting: Bool = false,
+        make: @escaping @MainActor @Sendable (Mediator) async throws -> Target
+    ) throws(MediatorError) {
+        try register(Target.self, factory: .async(erasing: make), replacingExisting: replacingExisting)
+    }
+
+    private func register<Target: MediatorTarget>(_: Target.Type, factory: Factory, replacingExisting: Bool) throws(MediatorError) {
+        let notFound =
+            Self.asyncNotFound(of: Target.self) ?? .sync(erasing: { (target: Target, action, params) in try target.notFound(action: action, params: params) })
         let definition = try TargetDefinition(
-            name: Target.targetName, summary: Target.targetSummary, alwaysCached: Target.isAlwaysCached, make: make,
-            actions: Target.actions, notFound: { target, action, params in try target.notFound(action: action, params: params) }
+            name: Target.targetName, summary: Target.targetSummary, alwaysCached: Target.isAlwaysCached, make: factory,
+            actions: Target.actions, notFound: notFound
         )
         try install(definition, replacingExisting: replacingExisting)
+    }
+
+    private func register<Target: MainActorTarget>(_: Target.Type, factory: Factory, replacingExisting: Bool) throws(MediatorError) {
+        let notFound =
+            Self.asyncNotFound(of: Target.self)
+            ?? .mainActor(erasing: { (target: Target, action, params) in try target.notFound(action: action, params: params) })
+        let definition = try TargetDefinition(
+            name: Target.targetName, summary: Target.targetSummary, alwaysCached: Target.isAlwaysCached, make: factory,
+            actions: Target.actions, notFound: notFound
+        )
+        try install(definition, replacingExisting: replacingExisting)
+    }
+
+    /// The async `notFound` of a target type that adopts ``AsyncNotFoundTarget``, else `nil`:
+    /// looked up once, at registration.
+    private static func asyncNotFound<Target: TargetInstance>(of _: Target.Type) -> NotFoundHandler? {
+        guard let asyncType = Target.self as? any AsyncNotFoundTarget.Type else { return nil }
+        func handler<Handler: AsyncNotFoundTarget>(_: Handler.Type) -> NotFoundHandler {
+            .async(erasing: { (target: Handler, action, params) in try await target.notFound(action: action, params: params) })
+        }
+        return handler(asyncType)
     }
 
     /// Registers a target from closures, with instances of any `Sendable` class made by `make`.
@@ -72,7 +162,97 @@ extension Mediator {
         notFound: (@Sendable (Instance, _ action: String, Params) throws -> (any Sendable)?)? = nil
     ) throws(MediatorError) {
         let definition = try TargetDefinition(
-            name: name, summary: summary, alwaysCached: alwaysCached, make: make, actions: actions, notFound: notFound
+            name: name, summary: summary, alwaysCached: alwaysCached, make: .sync(erasing: make), actions: actions,
+            notFound: notFound.map { .sync(erasing: $0) }
+        )
+        try install(definition, replacingExisting: replacingExisting)
+    }
+
+    /// Registers a target from closures whose factory is async.
+    ///
+    /// ```swift
+    /// try mediator.register(target: "Feed", make: { _ async throws in try await FeedStore.open() }, actions: [
+    ///     Action("load") { store, params async throws in try await store.page(params.value("page", as: Int.self)) },
+    /// ])
+    /// ```
+    ///
+    /// As with ``register(_:replacingExisting:make:)-3g5ia``, only the async entry points can create
+    /// an instance; once one is cached, synchronous calls to synchronous actions use it too.
+    ///
+    /// - Parameters:
+    ///   - name: the target's name, short or full.
+    ///   - summary: a one-line description, shown by listings.
+    ///   - alwaysCached: every call uses one cached instance.
+    ///   - replacingExisting: replace a target already registered under the same name.
+    ///   - make: makes an instance, given the mediator, and may `await`.
+    ///   - actions: the actions, each getting an `Instance`.
+    ///   - notFound: CTMediator's `notFound:` for this target (synchronous).
+    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    public func register<Instance: AnyObject & Sendable>(
+        target name: String,
+        summary: String? = nil,
+        alwaysCached: Bool = false,
+        replacingExisting: Bool = false,
+        make: @escaping @Sendable (Mediator) async throws -> Instance,
+        actions: [Action<Instance>],
+        notFound: (@Sendable (Instance, _ action: String, Params) throws -> (any Sendable)?)? = nil
+    ) throws(MediatorError) {
+        let definition = try TargetDefinition(
+            name: name, summary: summary, alwaysCached: alwaysCached, make: .async(erasing: make), actions: actions,
+            notFound: notFound.map { .sync(erasing: $0) }
+        )
+        try install(definition, replacingExisting: replacingExisting)
+    }
+
+    /// Registers a target from closures whose `notFound` is async (the factory is synchronous).
+    ///
+    /// - Parameters:
+    ///   - name: the target's name, short or full.
+    ///   - summary: a one-line description, shown by listings.
+    ///   - alwaysCached: every call uses one cached instance.
+    ///   - replacingExisting: replace a target already registered under the same name.
+    ///   - make: makes an instance, given the mediator.
+    ///   - actions: the actions, each getting an `Instance`.
+    ///   - notFound: CTMediator's `notFound:` for this target, which may `await`; only the async
+    ///     entry points run it.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    public func register<Instance: AnyObject & Sendable>(
+        target name: String,
+        summary: String? = nil,
+        alwaysCached: Bool = false,
+        replacingExisting: Bool = false,
+        make: @escaping @Sendable (Mediator) throws -> Instance,
+        actions: [Action<Instance>],
+        notFound: @escaping @Sendable (Instance, _ action: String, Params) async throws -> (any Sendable)?
+    ) throws(MediatorError) {
+        let definition = try TargetDefinition(
+            name: name, summary: summary, alwaysCached: alwaysCached, make: .sync(erasing: make), actions: actions, notFound: .async(erasing: notFound)
+        )
+        try install(definition, replacingExisting: replacingExisting)
+    }
+
+    /// Registers a target from closures whose factory and `notFound` are both async.
+    ///
+    /// - Parameters:
+    ///   - name: the target's name, short or full.
+    ///   - summary: a one-line description, shown by listings.
+    ///   - alwaysCached: every call uses one cached instance.
+    ///   - replacingExisting: replace a target already registered under the same name.
+    ///   - make: makes an instance, given the mediator, and may `await`.
+    ///   - actions: the actions, each getting an `Instance`.
+    ///   - notFound: CTMediator's `notFound:` for this target, which may `await`.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    public func register<Instance: AnyObject & Sendable>(
+        target name: String,
+        summary: String? = nil,
+        alwaysCached: Bool = false,
+        replacingExisting: Bool = false,
+        make: @escaping @Sendable (Mediator) async throws -> Instance,
+        actions: [Action<Instance>],
+        notFound: @escaping @Sendable (Instance, _ action: String, Params) async throws -> (any Sendable)?
+    ) throws(MediatorError) {
+        let definition = try TargetDefinition(
+            name: name, summary: summary, alwaysCached: alwaysCached, make: .async(erasing: make), actions: actions, notFound: .async(erasing: notFound)
         )
         try install(definition, replacingExisting: replacingExisting)
     }
@@ -104,10 +284,27 @@ extension Mediator {
         actions: [Action<Mediator>],
         notFound: (@Sendable (Mediator, _ action: String, Params) throws -> (any Sendable)?)? = nil
     ) throws(MediatorError) {
-        let definition = try TargetDefinition(
-            name: name, summary: summary, make: Optional<@Sendable (Mediator) throws -> Mediator>.none,
-            actions: actions, notFound: notFound
-        )
+        let definition = try TargetDefinition(name: name, summary: summary, make: nil, actions: actions, notFound: notFound.map { .sync(erasing: $0) })
+        try install(definition, replacingExisting: replacingExisting)
+    }
+
+    /// Registers a target without state whose `notFound` is async.
+    ///
+    /// - Parameters:
+    ///   - name: the target's name, short or full.
+    ///   - summary: a one-line description, shown by listings.
+    ///   - replacingExisting: replace a target already registered under the same name.
+    ///   - actions: the actions, each getting the mediator and the params.
+    ///   - notFound: CTMediator's `notFound:` for this target, which may `await`.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    public func register(
+        target name: String,
+        summary: String? = nil,
+        replacingExisting: Bool = false,
+        actions: [Action<Mediator>],
+        notFound: @escaping @Sendable (Mediator, _ action: String, Params) async throws -> (any Sendable)?
+    ) throws(MediatorError) {
+        let definition = try TargetDefinition(name: name, summary: summary, make: nil, actions: actions, notFound: .async(erasing: notFound))
         try install(definition, replacingExisting: replacingExisting)
     }
 
@@ -182,8 +379,26 @@ extension Mediator {
     ///
     /// - Parameter fallback: the fallback, or `nil` to remove the one installed.
     public func setFallback(_ fallback: Fallback?) {
-        var fallback = fallback
+        var fallback = fallback.map(FallbackHandler.sync)
         // The old fallback (and what it captured) is released after the lock is dropped.
+        state.withLock { swap(&$0.fallback, &fallback) }
+        withExtendedLifetime(fallback) {}
+    }
+
+    /// Installs an async global fallback: it may `await` before answering.
+    ///
+    /// ```swift
+    /// mediator.setFallback { target, action, params async throws in
+    ///     try await remoteModules.call(target, action, params)
+    /// }
+    /// ```
+    ///
+    /// Only the async entry points can run it: a synchronous call that reaches it fails with
+    /// ``MediatorError/Code/asyncAction``. Remove it with `setFallback(nil)`.
+    ///
+    /// - Parameter fallback: the fallback.
+    public func setFallback(_ fallback: @escaping AsyncFallback) {
+        var fallback: FallbackHandler? = .async(fallback)
         state.withLock { swap(&$0.fallback, &fallback) }
         withExtendedLifetime(fallback) {}
     }

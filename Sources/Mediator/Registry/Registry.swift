@@ -2,7 +2,7 @@
 /// the lock except `Sendable` values copied out.
 struct Registry {
     var slots: [String: TargetSlot] = [:]
-    var fallback: Mediator.Fallback?
+    var fallback: FallbackHandler?
     var urlPolicy = URLPolicy()
     /// The number of the last registration: each new slot gets the next one.
     private var lastRegistration: UInt64 = 0
@@ -77,7 +77,13 @@ struct ResolvedTarget: Sendable {
     /// Identifies the registration (``TargetSlot/registration``), so a later step can tell
     /// whether it was replaced meanwhile.
     let registration: UInt64
-    let make: (@Sendable (Mediator) throws -> any TargetInstance)?
+    let make: Factory?
     let alwaysCached: Bool
     let cached: (any TargetInstance)?
+}
+
+/// The global fallback, synchronous or async.
+enum FallbackHandler: Sendable {
+    case sync(Mediator.Fallback)
+    case async(Mediator.AsyncFallback)
 }

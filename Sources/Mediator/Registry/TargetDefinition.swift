@@ -6,11 +6,31 @@ struct RegisteredAction: Sendable {
     let name: String
     let summary: String?
     let isLocalOnly: Bool
-    let run: @Sendable (any TargetInstance, Params) throws -> (any Sendable)?
+    let run: ActionRun
 }
 
-/// A handler for missing actions, with its target type erased.
-typealias NotFoundHandler = @Sendable (any TargetInstance, String, Params) throws -> (any Sendable)?
+/// An action's body with its target type erased (see ``ActionBody``).
+enum ActionRun: Sendable {
+    case sync(@Sendable (any TargetInstance, Params) throws -> (any Sendable)?)
+    case async(@Sendable (any TargetInstance, Params) async throws -> (any Sendable)?)
+    case mainActor(@MainActor @Sendable (any TargetInstance, Params) throws -> (any Sendable)?)
+}
+
+/// A handler for missing actions, with its target type erased: it gets the instance, the action
+/// name as the caller wrote it and the params.
+enum NotFoundHandler: Sendable {
+    case sync(@Sendable (any TargetInstance, String, Params) throws -> (any Sendable)?)
+    case async(@Sendable (any TargetInstance, String, Params) async throws -> (any Sendable)?)
+    case mainActor(@MainActor @Sendable (any TargetInstance, String, Params) throws -> (any Sendable)?)
+}
+
+/// How a target's instances are made: a synchronous factory, an async one, or a synchronous one
+/// bound to the main actor (for ``MainActorTarget``).
+enum Factory: Sendable {
+    case sync(@Sendable (Mediator) throws -> any TargetInstance)
+    case async(@Sendable (Mediator) async throws -> any TargetInstance)
+    case mainActor(@MainActor @Sendable (Mediator) throws -> any TargetInstance)
+}
 
 /// Everything registered for one target name. Immutable once built; adding actions builds a new one.
 struct TargetDefinition: Sendable {
@@ -20,7 +40,7 @@ struct TargetDefinition: Sendable {
     let instanceType: ObjectIdentifier
     /// Makes an instance; `nil` for a target registered from closures alone, whose "instance" is
     /// the mediator itself (nothing to create, nothing to cache).
-    let make: (@Sendable (Mediator) throws -> any TargetInstance)?
+    let make: Factory?
     private(set) var actions: [String: RegisteredAction]
     let notFound: NotFoundHandler?
     /// Every call uses the cached instance, creating it if needed, whatever its flag (URL calls too).
@@ -33,9 +53,9 @@ struct TargetDefinition: Sendable {
         name rawName: String,
         summary: String?,
         alwaysCached: Bool = false,
-        make: (@Sendable (Mediator) throws -> Instance)?,
+        make: Factory?,
         actions: [Action<Instance>],
-        notFound: (@Sendable (Instance, String, Params) throws -> (any Sendable)?)?
+        notFound: NotFoundHandler?
     ) throws(MediatorError) {
         guard let name = Names.canonical(rawName, as: .target) else {
             let problem = Names.problem(with: rawName, as: .target) ?? "not a valid name"
@@ -45,21 +65,8 @@ struct TargetDefinition: Sendable {
         self.summary = summary
         self.alwaysCached = alwaysCached && make != nil
         self.instanceType = ObjectIdentifier(Instance.self)
-        if let make {
-            self.make = { @Sendable (mediator: Mediator) throws -> any TargetInstance in try make(mediator) }
-        } else {
-            self.make = nil
-        }
-        if let notFound {
-            self.notFound = { @Sendable (instance: any TargetInstance, action: String, params: Params) throws -> (any Sendable)? in
-                // Safe: every instance this definition sees comes from its own `make` (or is the
-                // mediator for closure targets, where Instance == Mediator), and `add` checks
-                // `instanceType` before accepting actions of another definition.
-                try notFound(unsafeDowncast(instance, to: Instance.self), action, params)
-            }
-        } else {
-            self.notFound = nil
-        }
+        self.make = make
+        self.notFound = notFound
         self.actions = [:]
         try add(actions)
     }
@@ -85,11 +92,8 @@ struct TargetDefinition: Sendable {
                     .duplicateAction, target: name, action: action.name,
                     reason: "action \"\(action.name)\" is registered twice")
             }
-            let body = action.body
-            merged[action.name] = RegisteredAction(name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly) { instance, params in
-                // Safe for the reason given in `init`.
-                try body(unsafeDowncast(instance, to: Instance.self), params)
-            }
+            merged[action.name] = RegisteredAction(
+                name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, run: ActionRun(action.body))
         }
         actions = merged
     }
@@ -101,4 +105,48 @@ struct TargetDefinition: Sendable {
     }
 
     var actionNames: [String] { actions.keys.sorted() }
+}
+
+// MARK: - Erasing the instance type
+
+// Each closure below casts the instance back with `unsafeDowncast`. Safe: every instance a
+// definition sees comes from its own factory (or is the mediator, for a target registered without
+// instances, where the instance type is `Mediator`), and `TargetDefinition.add` checks
+// `instanceType` before accepting actions written for another type.
+
+extension ActionRun {
+    init<Instance: TargetInstance>(_ body: ActionBody<Instance>) {
+        switch body {
+        case .sync(let body): self = .sync { instance, params in try body(unsafeDowncast(instance, to: Instance.self), params) }
+        case .async(let body): self = .async { instance, params in try await body(unsafeDowncast(instance, to: Instance.self), params) }
+        case .mainActor(let body):
+            self = .mainActor { @MainActor instance, params in try body(unsafeDowncast(instance, to: Instance.self), params) }
+        }
+    }
+}
+
+extension NotFoundHandler {
+    static func sync<Instance: TargetInstance>(erasing handler: @escaping @Sendable (Instance, String, Params) throws -> (any Sendable)?) -> Self {
+        .sync({ instance, action, params in try handler(unsafeDowncast(instance, to: Instance.self), action, params) })
+    }
+    static func async<Instance: TargetInstance>(erasing handler: @escaping @Sendable (Instance, String, Params) async throws -> (any Sendable)?) -> Self {
+        .async({ instance, action, params in try await handler(unsafeDowncast(instance, to: Instance.self), action, params) })
+    }
+    static func mainActor<Instance: TargetInstance>(
+        erasing handler: @escaping @MainActor @Sendable (Instance, String, Params) throws -> (any Sendable)?
+    ) -> Self {
+        .mainActor({ @MainActor instance, action, params in try handler(unsafeDowncast(instance, to: Instance.self), action, params) })
+    }
+}
+
+extension Factory {
+    static func sync<Instance: TargetInstance>(erasing make: @escaping @Sendable (Mediator) throws -> Instance) -> Self {
+        .sync({ mediator in try make(mediator) })
+    }
+    static func async<Instance: TargetInstance>(erasing make: @escaping @Sendable (Mediator) async throws -> Instance) -> Self {
+        .async({ mediator in try await make(mediator) })
+    }
+    static func mainActor<Instance: TargetInstance>(erasing make: @escaping @MainActor @Sendable (Mediator) throws -> Instance) -> Self {
+        .mainActor({ @MainActor mediator in try make(mediator) })
+    }
 }

@@ -44,18 +44,52 @@ extension Mediator {
     ///   throws.
     @discardableResult
     public func call(url: String) throws(MediatorError) -> (any Sendable)? {
-        switch dispatch(url: url) {
-        case .answered(let value): return value
-        case .failed(let error): throw error
-        case .unanswered(let target, let action): throw notAnsweredError(target: target, action: action)
-        }
+        try dispatch(url: url).value(self)
     }
 
-    /// CTMediator's `performActionWithUrl:completion:`, with the same result as ``open(_:)``.
+    /// Like ``call(url:)-4zrbs``, awaiting async actions (and main-actor ones) as the async
+    /// ``call(target:action:params:shouldCacheTarget:)-7nfna`` does. Every URL rule applies.
+    ///
+    /// ```swift
+    /// let page = try await mediator.call(url: "app://Feed/load?page=1")
+    /// ```
+    ///
+    /// - Parameter url: the URL, as text.
+    /// - Returns: the action's result (`nil` when the action returned nothing).
+    /// - Throws: as ``call(url:)-4zrbs``, except `asyncAction`; and ``MediatorError/Code/cancelled``.
+    @discardableResult
+    public func call(url: String) async throws(MediatorError) -> (any Sendable)? {
+        try await dispatchAwaiting(url: url).value(self)
+    }
+
+    /// Like ``open(_:)-2yw4z``, awaiting async actions: the result, or `nil` when the action
+    /// returned nothing or the call failed or was refused.
+    ///
+    /// - Parameter url: the URL, as text.
+    /// - Returns: the action's result, or `nil`.
+    @discardableResult
+    public func open(_ url: String) async -> (any Sendable)? {
+        if case .answered(let value) = await dispatchAwaiting(url: url) { return value }
+        return nil
+    }
+
+    private func dispatchAwaiting(url: String) async -> Outcome {
+        let outcome = dispatch(url: url)
+        guard case .suspended = outcome else { return outcome }
+        return await outcome.finished(depth: CallDepth.current + 1)
+    }
+
+    /// CTMediator's `performActionWithUrl:completion:`, with the same result as ``open(_:)-2yw4z``.
     ///
     /// `completion` gets `["result": value]` when the action returned a value, `[:]` when it
     /// returned nothing, and `["error": MediatorError]` when the call failed; it is not called
     /// at all when the call is refused as `forbidden` (CTMediator's behaviour for `native` actions).
+    /// Otherwise it is called exactly once.
+    ///
+    /// A call that can finish without awaiting calls `completion` before `open` returns, as
+    /// CTMediator does. One that must await (an async action, factory, `notFound` or fallback, or
+    /// main-actor code off the main actor) goes on in a new task: `open` returns `nil` at once and
+    /// `completion` is called from that task when the call ends.
     ///
     /// The completion runs inside the call, so it counts toward ``maximumCallDepth`` like the
     /// action: a completion that opens a URL again is runaway recursion too. A call refused as
@@ -74,16 +108,33 @@ extension Mediator {
     /// - Returns: the action's result, or `nil` when it returned nothing or the call failed or was
     ///   refused.
     @discardableResult
-    public func open(_ url: String, completion: @Sendable ([String: any Sendable]) -> Void) -> (any Sendable)? {
-        guard let depth = CallDepth.enter(limit: maximumCallDepth) else {
+    public func open(_ url: String, completion: @escaping @Sendable ([String: any Sendable]) -> Void) -> (any Sendable)? {
+        guard let saved = CallDepth.enter(limit: maximumCallDepth) else {
             if let deeper = CallDepth.enter(limit: maximumCallDepth + 1) {
                 defer { CallDepth.restore(deeper) }
                 completion(["error": callDepthExceededError(url: url)])
             }
             return nil
         }
-        defer { CallDepth.restore(depth) }
-        switch dispatch(url: url, counted: true) {
+        defer { CallDepth.restore(saved) }
+        let depth = CallDepth.current
+        let outcome = dispatch(url: url, counted: true)
+        if case .suspended = outcome {
+            Task {
+                let finished = await outcome.finished(depth: depth)
+                // The completion counts toward the depth, as on the synchronous path.
+                CallDepth.$taskDepth.withValue(depth) { Self.complete(finished, completion: completion, mediator: self) }
+            }
+            return nil
+        }
+        return Self.complete(outcome, completion: completion, mediator: self)
+    }
+
+    /// Calls `completion` for a finished URL call, as ``open(_:completion:)`` documents, and
+    /// returns the call's result.
+    @discardableResult
+    private static func complete(_ outcome: Outcome, completion: @Sendable ([String: any Sendable]) -> Void, mediator: Mediator) -> (any Sendable)? {
+        switch outcome {
         case .answered(let value):
             completion(value.map { ["result": $0] } ?? [:])
             return value
@@ -91,7 +142,10 @@ extension Mediator {
             if error.code != .forbidden { completion(["error": error]) }
             return nil
         case .unanswered(let target, let action):
-            completion(["error": notAnsweredError(target: target, action: action)])
+            completion(["error": mediator.notAnsweredError(target: target, action: action)])
+            return nil
+        case .suspended(let suspension):
+            completion(["error": mediator.asyncActionError(suspension)])
             return nil
         }
     }

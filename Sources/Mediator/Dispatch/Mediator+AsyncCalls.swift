@@ -1,0 +1,118 @@
+// MARK: - Async and completion entry points
+
+extension Mediator {
+    /// Calls an action and awaits its result: sync and async actions alike, main-actor ones after
+    /// one hop to the main actor. Throws the reason a call failed.
+    ///
+    /// ```swift
+    /// let page = try await mediator.call(target: "Feed", action: "load", params: ["page": 1])
+    /// ```
+    ///
+    /// The same names, fallbacks, cache and errors as the synchronous
+    /// ``call(target:action:params:shouldCacheTarget:)``; an async action's error is wrapped with
+    /// the target and action names exactly as a synchronous one's. The call runs in the calling
+    /// task: cancelling the task reaches the action (`Task.isCancelled`, `CancellationError`), and
+    /// nothing the call started is left running when it returns. A call that ends in
+    /// `CancellationError` throws ``MediatorError/Code/cancelled``; an action that returns
+    /// normally although the task was cancelled has its result returned. See <doc:Concurrency>.
+    ///
+    /// - Parameters:
+    ///   - target: the target's short (`Feed`) or full (`Target_Feed`) name.
+    ///   - action: the action's short (`load`) or full (`Action_load`) name.
+    ///   - params: the call's params; every value is `Sendable`.
+    ///   - shouldCacheTarget: keep the target instance for later calls. Concurrent callers of a
+    ///     cached target get one instance; its factory runs once, and waiting callers suspend.
+    /// - Returns: the action's result (`nil` when the action returned nothing).
+    /// - Throws: ``MediatorError``: every code the synchronous `call` throws except
+    ///   `asyncAction`, and `cancelled`.
+    @discardableResult
+    public func call(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false
+    ) async throws(MediatorError) -> (any Sendable)? {
+        try await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget).value(self)
+    }
+
+    /// Calls an action and awaits its result; `nil` when it returned nothing or the call failed,
+    /// as ``perform(target:action:params:shouldCacheTarget:)`` but running async actions too.
+    ///
+    /// ```swift
+    /// let page = await mediator.perform(target: "Feed", action: "load", params: ["page": 1])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    /// - Returns: the action's result, or `nil` when it returned nothing or the call failed.
+    @discardableResult
+    public func perform(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false
+    ) async -> (any Sendable)? {
+        if case .answered(let value) = await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) {
+            return value
+        }
+        return nil
+    }
+
+    /// CTMediator's style for callers that are not async: runs the action (sync or async) in a
+    /// new task and calls `completion` exactly once with the outcome: on success, on failure, on
+    /// cancellation, and when a fallback throws.
+    ///
+    /// ```swift
+    /// mediator.perform(target: "Feed", action: "load", params: ["page": 1]) { result in
+    ///     switch result {
+    ///     case .success(let page): show(page)
+    ///     case .failure(let error): print(error)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The completion is called from that task, never before `perform` returns, and not on the
+    /// main actor unless you hop there (`Task { @MainActor in ... }`). Cancel the returned task to
+    /// cancel the call: the completion then gets what the action made of it (a
+    /// ``MediatorError/Code/cancelled`` error if it stopped with `CancellationError`).
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    ///   - completion: gets the result, or the ``MediatorError`` the call failed with.
+    /// - Returns: the task running the call; cancel it to cancel the call.
+    @discardableResult
+    public func perform(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false,
+        completion: @escaping @Sendable (Result<(any Sendable)?, MediatorError>) -> Void
+    ) -> Task<Void, Never> {
+        // The task's calls nest under the caller's: runaway recursion through completion forms
+        // still ends in `callDepthExceeded`.
+        let depth = CallDepth.current
+        return Task {
+            let outcome = await CallDepth.$taskDepth.withValue(depth) {
+                await self.dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
+            }
+            completion(outcome.result(self))
+        }
+    }
+}
+
+extension Outcome {
+    /// A finished call's result, for the completion forms.
+    func result(_ mediator: Mediator) -> Result<(any Sendable)?, MediatorError> {
+        do throws(MediatorError) {
+            return .success(try value(mediator))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
