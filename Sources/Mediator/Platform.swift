@@ -1,7 +1,9 @@
-// Everything the library asks of the C library: POSIX threads for its locks, its call-depth count
-// and its cycle detection. Swift makes an `import` visible only in the file that writes it, so the
+// Everything the library asks of the C library (POSIX threads for its locks, its call-depth count
+// and its cycle detection) and of Dispatch (whether the main actor's queue is the current one). Swift makes an `import` visible only in the file that writes it, so the
 // choice of C library, and what differs between them, is made here once, behind small internal
 // wrappers; no other file of the module imports a C library.
+import Dispatch
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -113,30 +115,27 @@ func currentThreadID() -> UInt {
     #endif
 }
 
-/// Whether the calling thread is the process's main thread: the thread the main actor runs on.
-/// Main-actor actions run synchronously only there; anywhere else a synchronous call must not
-/// wait for the main actor (it may be the very thread waiting).
-func isMainThread() -> Bool {
-    #if canImport(Darwin)
-    pthread_main_np() != 0
-    #elseif canImport(Android)
-    gettid() == getpid()
-    #else
-    // glibc and musl: the main thread's id is the process id. Their headers declare `gettid` only
-    // for _GNU_SOURCE, which Swift's module of the C library does not define, so it is looked up
-    // once by name (glibc 2.30 and musl 1.2.2 have it).
-    guard let threadID = systemGettid else { return false }
-    return threadID() == getpid()
-    #endif
+// MARK: - Main actor
+
+/// Whether the calling code runs on the main actor: main-actor actions run synchronously only
+/// there; anywhere else a synchronous call must not wait for the main actor (it may be the very
+/// thread the main actor needs).
+///
+/// The main actor is not always the main thread (the test runner on Linux drains the main queue
+/// on another thread), so the thread is not what is checked but the queue: the main actor runs
+/// its work on the main dispatch queue, which is marked once with a queue-specific value that
+/// only code running on it can read. (The runtime's own check is reachable only through
+/// functions that trap when it fails.)
+@inline(__always)
+func isOnMainActor() -> Bool {
+    mainQueueMarked && DispatchQueue.getSpecific(key: mainQueueKey) != nil
 }
 
-#if !canImport(Darwin) && !canImport(Android)
-/// The C library's `gettid`, if it has one.
-private let systemGettid: (@convention(c) () -> pid_t)? = {
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "gettid") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
+private let mainQueueKey = DispatchSpecificKey<Bool>()
+private let mainQueueMarked: Bool = {
+    DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+    return true
 }()
-#endif
 
 /// Whether two buffers hold the same bytes: one `memcmp`, where a byte-by-byte loop takes
 /// seconds over 64 MiB in a debug build (`package`: the command line and `mediate` compare

@@ -104,6 +104,16 @@ enum CreationCoordinator {
         }
     }
 
+    /// The error for a synchronous call that asks for a cached instance which this very task is
+    /// creating with an async factory (it would otherwise be told to await, and an await would
+    /// never end); `nil` when the gate is not held by this task.
+    static func cycleIfHeldByThisTask(_ gate: CreationGate) -> MediatorError? {
+        let inTask = heldByTask
+        guard let start = inTask.firstIndex(where: { $0.gate == ObjectIdentifier(gate) }) else { return nil }
+        let names = inTask[start...].map(\.target)
+        return cycleError(names + [names[0]], asked: gate.target)
+    }
+
     /// Makes the calling code the creator through `gate` if it is free, without waiting: as the
     /// calling thread when the factory is synchronous (it runs at once, on this thread), as the
     /// calling task when it is async.

@@ -55,7 +55,15 @@ extension Mediator {
     func instanceNow(of target: ResolvedTarget, cache: Bool, action: String) -> Immediate<Result<any TargetInstance, MediatorError>> {
         if let cached = target.cached { return .done(.success(cached)) }
         guard let make = target.make else { return .done(.success(self)) }
-        guard make.canRunNow else { return .mustAwait(make.awaitReason) }
+        guard make.canRunNow else {
+            // Asked from inside its own async factory: awaiting would never end.
+            if cache || target.alwaysCached, let gate = state.withReadLock({ $0.slot(of: target)?.gate }),
+                let cycle = CreationCoordinator.cycleIfHeldByThisTask(gate)
+            {
+                return .done(.failure(creationFailedError(from: cycle, target: target.name, action: action)))
+            }
+            return .mustAwait(make.awaitReason)
+        }
         do {
             guard cache || target.alwaysCached else { return .done(.success(try make.makeNow(self))) }
             switch try cachedInstance(of: target, make: make) {

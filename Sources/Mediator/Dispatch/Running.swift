@@ -14,7 +14,7 @@ extension ActionRun {
         switch self {
         case .sync: true
         case .async: false
-        case .mainActor: isMainThread()
+        case .mainActor: isOnMainActor()
         }
     }
 
@@ -52,7 +52,7 @@ extension NotFoundHandler {
         switch self {
         case .sync: true
         case .async: false
-        case .mainActor: isMainThread()
+        case .mainActor: isOnMainActor()
         }
     }
 
@@ -87,7 +87,7 @@ extension Factory {
         switch self {
         case .sync: true
         case .async: false
-        case .mainActor: isMainThread()
+        case .mainActor: isOnMainActor()
         }
     }
 

@@ -1,0 +1,119 @@
+import Mediator
+import TestSupport
+import Testing
+
+@Suite("Cached targets with async factories")
+struct AsyncCacheTests {
+    @Test("Concurrent async callers of a cached target with an async factory get one instance")
+    func oneInstance() async throws {
+        let mediator = Mediator()
+        let made = Counter()
+        let creating = Signal()
+        let release = Signal()
+        try mediator.register(
+            target: "Store", alwaysCached: true,
+            make: { _ async -> Box in
+                made.increment()
+                creating.signal()
+                await release.wait()
+                return Box()
+            }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
+        let first = Task { try await mediator.call(target: "Store", action: "id") as? ObjectIdentifier }
+        await creating.wait()
+        // Every other caller starts while the factory is suspended inside the creation.
+        let others = (0..<50).map { _ in Task { try await mediator.call(target: "Store", action: "id") as? ObjectIdentifier } }
+        release.signal()
+        let expected = try await first.value
+        for other in others { #expect(try await other.value == expected) }
+        #expect(made.value == 1)
+    }
+
+    @Test("A failed async creation lets the next caller try again")
+    func retryAfterFailure() async throws {
+        let mediator = Mediator()
+        let attempts = Counter()
+        try mediator.register(
+            target: "Flaky", alwaysCached: true,
+            make: { _ async throws -> Box in
+                if attempts.increment() == 1 { throw FixtureError(message: "first") }
+                return Box()
+            }, actions: [Action("ok") { _, _ in "ok" }])
+        let error = await #expect(throws: MediatorError.self) { try await mediator.call(target: "Flaky", action: "ok") }
+        #expect(error?.code == .actionFailed)
+        #expect(try await mediator.call(target: "Flaky", action: "ok") as? String == "ok")
+        #expect(attempts.value == 2)
+        #expect(mediator.hasCachedInstance(ofTarget: "Flaky"))
+    }
+
+    @Test("An async factory that awaits its own cached target fails with cyclicTargetCreation")
+    func selfCycle() async throws {
+        let mediator = Mediator()
+        try mediator.register(
+            target: "Ouroboros", alwaysCached: true,
+            make: { mediator async throws -> Box in
+                _ = try await mediator.call(target: "Ouroboros", action: "id")
+                return Box()
+            }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
+        let error = await #expect(throws: MediatorError.self) { try await mediator.call(target: "Ouroboros", action: "id") }
+        #expect(error?.code == .cyclicTargetCreation)
+        #expect(error?.description.contains("Ouroboros") == true)
+    }
+
+    @Test("Async factories that await each other's cached targets fail with cyclicTargetCreation")
+    func twoTargetCycle() async throws {
+        let mediator = Mediator()
+        for (name, other) in [("A", "B"), ("B", "A")] {
+            try mediator.register(
+                target: name, alwaysCached: true,
+                make: { mediator async throws -> Box in
+                    _ = try await mediator.call(target: other, action: "id")
+                    return Box()
+                }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
+        }
+        let error = await #expect(throws: MediatorError.self) { try await mediator.call(target: "A", action: "id") }
+        #expect(error?.code == .cyclicTargetCreation)
+        #expect(error?.description.contains("\"A\" -> \"B\" -> \"A\"") == true)
+    }
+
+    @Test("A synchronous call inside an async factory asking for the target being created: cyclicTargetCreation")
+    func syncInsideAsyncFactory() async throws {
+        let mediator = Mediator()
+        try mediator.register(
+            target: "Inner", alwaysCached: true,
+            make: { mediator async throws -> Box in
+                await Task.yield()
+                _ = try synchronously { try mediator.call(target: "Inner", action: "id") }
+                return Box()
+            }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
+        let error = await #expect(throws: MediatorError.self) { try await mediator.call(target: "Inner", action: "id") }
+        #expect(error?.code == .cyclicTargetCreation)
+    }
+
+    @Test("A synchronous caller never waits for an async factory's creation: asyncAction, while async callers wait")
+    func syncCallerDoesNotWait() async throws {
+        let mediator = Mediator()
+        let creating = Signal()
+        let release = Signal()
+        try mediator.register(
+            target: "Slow", alwaysCached: true,
+            make: { _ async -> Box in
+                creating.signal()
+                await release.wait()
+                return Box()
+            }, actions: [Action("ok") { _, _ in "ok" }])
+        let creator = Task { try await mediator.call(target: "Slow", action: "ok") }
+        await creating.wait()
+        // From a plain thread, as a synchronous caller would be.
+        let code = ReadWriteLock<MediatorError.Code?>(nil)
+        onThreads(1) { _ in
+            do {
+                _ = try mediator.call(target: "Slow", action: "ok")
+            } catch {
+                code.withLock { $0 = (error as? MediatorError)?.code }
+            }
+        }
+        #expect(code.withReadLock { $0 } == .asyncAction)
+        release.signal()
+        #expect(try await creator.value as? String == "ok")
+    }
+}
