@@ -23,7 +23,7 @@ public final class Mediator: Sendable {
     /// A global fallback: gets the target and action strings as the caller gave them and the
     /// original params; returns an answer, or `nil` to let the call fail.
     public typealias Fallback = @Sendable (_ target: String, _ action: String, _ params: Params) throws -> (any Sendable)?
-    /// An async global fallback (see ``setFallback(_:)-8ekfp``): as ``Fallback``, and may `await`.
+    /// An async global fallback (see ``setFallback(_:)-(AsyncFallback)``): as ``Fallback``, and may `await`.
     public typealias AsyncFallback = @Sendable (_ target: String, _ action: String, _ params: Params) async throws -> (any Sendable)?
 
     /// The program's mediator. The only global state this package keeps.

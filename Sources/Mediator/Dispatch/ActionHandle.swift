@@ -49,7 +49,7 @@ public struct ActionHandle: Sendable {
     ///
     /// - Parameter params: the call's params.
     /// - Returns: the action's result (`nil` when it returned nothing).
-    /// - Throws: as the synchronous ``call(_:)-4b0a3``, except `asyncAction`; and
+    /// - Throws: as the synchronous ``call(_:)-9vfzt``, except `asyncAction`; and
     ///   ``MediatorError/Code/cancelled``.
     @discardableResult
     public func call(_ params: Params = [:]) async throws(MediatorError) -> (any Sendable)? {

@@ -14,7 +14,7 @@ extension Mediator {
     /// task: cancelling the task reaches the action (`Task.isCancelled`, `CancellationError`), and
     /// nothing the call started is left running when it returns. A call that ends in
     /// `CancellationError` throws ``MediatorError/Code/cancelled``; an action that returns
-    /// normally although the task was cancelled has its result returned. See <doc:Concurrency>.
+    /// normally although the task was cancelled has its result returned. See <doc:AsyncCalls>.
     ///
     /// - Parameters:
     ///   - target: the target's short (`Feed`) or full (`Target_Feed`) name.

@@ -12,8 +12,8 @@ extension Mediator {
     /// short as well as full: `perform(target: "Notes", action: "get")` and
     /// `perform(target: "Target_Notes", action: "Action_get")` are the same call (so is the
     /// selector string `Action_get:`). When the action is missing, the target's `notFound` and
-    /// then the global fallback may answer (see ``setFallback(_:)``).
-    /// Use ``call(target:action:params:shouldCacheTarget:)`` to learn why a call failed.
+    /// then the global fallback may answer (see ``setFallback(_:)-(Fallback?)``).
+    /// Use ``call(target:action:params:shouldCacheTarget:)-8qzr1`` to learn why a call failed.
     ///
     /// - Parameters:
     ///   - target: the target's short (`Notes`) or full (`Target_Notes`) name.
@@ -37,7 +37,7 @@ extension Mediator {
         return nil
     }
 
-    /// Like ``perform(target:action:params:shouldCacheTarget:)``, but throws the reason a call failed.
+    /// Like ``perform(target:action:params:shouldCacheTarget:)-4btqc``, but throws the reason a call failed.
     ///
     /// ```swift
     /// do {
@@ -52,7 +52,7 @@ extension Mediator {
     ///   - action: the action's short (`get`) or full (`Action_get`) name.
     ///   - params: the call's params; every value is `Sendable`.
     ///   - shouldCacheTarget: keep the target instance for later calls (see
-    ///     ``perform(target:action:params:shouldCacheTarget:)``).
+    ///     ``perform(target:action:params:shouldCacheTarget:)-4btqc``).
     /// - Returns: the action's result (`nil` when the action returned nothing).
     /// - Throws: ``MediatorError`` with code `targetNotFound` or `actionNotFound` (with the names
     ///   that exist and a "did you mean"), `invalidParameter` (the key and what was wrong),

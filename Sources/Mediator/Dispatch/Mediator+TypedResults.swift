@@ -17,7 +17,7 @@ extension Mediator {
     ///   - shouldCacheTarget: keep the target instance for later calls.
     ///   - type: the type of the result.
     /// - Returns: the result as a `T`.
-    /// - Throws: what ``call(target:action:params:shouldCacheTarget:)`` throws, or
+    /// - Throws: what ``call(target:action:params:shouldCacheTarget:)-8qzr1`` throws, or
     ///   ``MediatorError/Code/resultTypeMismatch`` when the result is not a `T` (a `nil` result
     ///   is a mismatch unless `T` is an `Optional`).
     public func call<T>(
@@ -106,7 +106,7 @@ extension Mediator {
     ///   - shouldCacheTarget: keep the target instance for later calls.
     ///   - type: the type of the result.
     /// - Returns: the result as a `T`.
-    /// - Throws: what the async ``call(target:action:params:shouldCacheTarget:)-7nfna`` throws,
+    /// - Throws: what the async ``call(target:action:params:shouldCacheTarget:)-6k8m1`` throws,
     ///   or ``MediatorError/Code/resultTypeMismatch``.
     public func call<T>(
         target: String,

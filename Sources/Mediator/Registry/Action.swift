@@ -11,7 +11,7 @@
 /// short form and answers to both. The prefix may be written once: `Action_Action_create` is an
 /// invalid name, refused at registration.
 ///
-/// An action is reachable by URL (``Mediator/open(_:)``) unless it is local-only: declared with
+/// An action is reachable by URL (``Mediator/open(_:)-7epki``) unless it is local-only: declared with
 /// `localOnly: true`, or named with the prefix `native` (CTMediator's rule).
 public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// The action's short name (without the `Action_` prefix).
@@ -65,10 +65,10 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// The async entry points (`try await mediator.call(...)`, `await mediator.perform(...)`, the
     /// completion forms, `await handle.call(...)`) run it in the calling task, so cancelling that
     /// task reaches the body. The synchronous entry points never block on it: `call` throws
-    /// ``MediatorError/Code/asyncAction`` and `perform` returns `nil`. See <doc:Concurrency>.
+    /// ``MediatorError/Code/asyncAction`` and `perform` returns `nil`. See <doc:AsyncCalls>.
     ///
     /// - Parameters:
-    ///   - name: the action's name, short or full (see ``init(_:summary:localOnly:_:)-5b2xr``).
+    ///   - name: the action's name, short or full (see ``init(_:summary:localOnly:_:)-7ex5r``).
     ///   - summary: a one-line description, shown by listings.
     ///   - localOnly: refuse the action to remote (URL) calls.
     ///   - body: the action, as for a synchronous one; what it throws is reported the same way,

@@ -52,7 +52,7 @@ extension MainActorTarget {
     public nonisolated static var targetSummary: String? { nil }
     /// Not always cached.
     public nonisolated static var isAlwaysCached: Bool { false }
-    /// No `notFound:` handler (see ``MediatorTarget/notFound(action:params:)-2ngvh``).
+    /// No `notFound:` handler (see ``MediatorTarget/notFound(action:params:)-6r9ba``).
     ///
     /// - Parameters:
     ///   - action: the action name as the caller wrote it.

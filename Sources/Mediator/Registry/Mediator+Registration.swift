@@ -48,7 +48,7 @@ extension Mediator {
     ///   - type: the target type.
     ///   - replacingExisting: replace a target already registered under the same name.
     ///   - make: makes an instance, given the mediator, and may `await`.
-    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1zphx``.
     public func register<Target: MediatorTarget>(
         _ type: Target.Type,
         replacingExisting: Bool = false,
@@ -69,7 +69,7 @@ extension Mediator {
     ///   - type: the target type.
     ///   - replacingExisting: replace a target already registered under the same name.
     ///   - make: makes an instance on the main actor, given the mediator.
-    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1zphx``.
     public func register<Target: MainActorTarget>(
         _ type: Target.Type,
         replacingExisting: Bool = false,
@@ -84,7 +84,7 @@ extension Mediator {
     ///   - type: the target type.
     ///   - replacingExisting: replace a target already registered under the same name.
     ///   - make: makes an instance on the main actor, given the mediator, and may `await`.
-    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1zphx``.
     public func register<Target: MainActorTarget>(
         _ type: Target.Type,
         replacingExisting: Bool = false,
@@ -146,12 +146,12 @@ extension Mediator {
     ///   - replacingExisting: replace a target already registered under the same name
     ///     (dropping its cached instance) instead of failing.
     ///   - make: makes an instance, given the mediator; called once per call, or once per cached
-    ///     instance. It may throw, as in ``register(_:replacingExisting:make:)``.
+    ///     instance. It may throw, as in ``register(_:replacingExisting:make:)-1zphx``.
     ///   - actions: the actions, each getting an `Instance`.
     ///   - notFound: CTMediator's `notFound:` for this target (see ``MediatorTarget/notFound(action:params:)``):
     ///     gets the instance, the action name as the caller wrote it and the params. Without one,
     ///     the target has no handler, and a missing action drops its cached instance.
-    /// - Throws: as ``register(_:replacingExisting:make:)``.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1zphx``.
     public func register<Instance: AnyObject & Sendable>(
         target name: String,
         summary: String? = nil,
@@ -176,7 +176,7 @@ extension Mediator {
     /// ])
     /// ```
     ///
-    /// As with ``register(_:replacingExisting:make:)-3g5ia``, only the async entry points can create
+    /// As with ``register(_:replacingExisting:make:)-6082j``, only the async entry points can create
     /// an instance; once one is cached, synchronous calls to synchronous actions use it too.
     ///
     /// - Parameters:
@@ -187,7 +187,7 @@ extension Mediator {
     ///   - make: makes an instance, given the mediator, and may `await`.
     ///   - actions: the actions, each getting an `Instance`.
     ///   - notFound: CTMediator's `notFound:` for this target (synchronous).
-    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1zphx``.
     public func register<Instance: AnyObject & Sendable>(
         target name: String,
         summary: String? = nil,
@@ -215,7 +215,7 @@ extension Mediator {
     ///   - actions: the actions, each getting an `Instance`.
     ///   - notFound: CTMediator's `notFound:` for this target, which may `await`; only the async
     ///     entry points run it.
-    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1zphx``.
     public func register<Instance: AnyObject & Sendable>(
         target name: String,
         summary: String? = nil,
@@ -241,7 +241,7 @@ extension Mediator {
     ///   - make: makes an instance, given the mediator, and may `await`.
     ///   - actions: the actions, each getting an `Instance`.
     ///   - notFound: CTMediator's `notFound:` for this target, which may `await`.
-    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1zphx``.
     public func register<Instance: AnyObject & Sendable>(
         target name: String,
         summary: String? = nil,
@@ -276,7 +276,7 @@ extension Mediator {
     ///   - actions: the actions, each getting the mediator and the params.
     ///   - notFound: CTMediator's `notFound:` for this target: gets the mediator, the action name
     ///     as the caller wrote it and the params, and returns an answer or `nil`.
-    /// - Throws: as ``register(_:replacingExisting:make:)``.
+    /// - Throws: as ``register(_:replacingExisting:make:)-1zphx``.
     public func register(
         target name: String,
         summary: String? = nil,
@@ -285,26 +285,6 @@ extension Mediator {
         notFound: (@Sendable (Mediator, _ action: String, Params) throws -> (any Sendable)?)? = nil
     ) throws(MediatorError) {
         let definition = try TargetDefinition(name: name, summary: summary, make: nil, actions: actions, notFound: notFound.map { .sync(erasing: $0) })
-        try install(definition, replacingExisting: replacingExisting)
-    }
-
-    /// Registers a target without state whose `notFound` is async.
-    ///
-    /// - Parameters:
-    ///   - name: the target's name, short or full.
-    ///   - summary: a one-line description, shown by listings.
-    ///   - replacingExisting: replace a target already registered under the same name.
-    ///   - actions: the actions, each getting the mediator and the params.
-    ///   - notFound: CTMediator's `notFound:` for this target, which may `await`.
-    /// - Throws: as ``register(_:replacingExisting:make:)-1kmwj``.
-    public func register(
-        target name: String,
-        summary: String? = nil,
-        replacingExisting: Bool = false,
-        actions: [Action<Mediator>],
-        notFound: @escaping @Sendable (Mediator, _ action: String, Params) async throws -> (any Sendable)?
-    ) throws(MediatorError) {
-        let definition = try TargetDefinition(name: name, summary: summary, make: nil, actions: actions, notFound: .async(erasing: notFound))
         try install(definition, replacingExisting: replacingExisting)
     }
 

@@ -19,7 +19,7 @@ extension Mediator {
     /// never reaches an action named `native...` or declared local-only, honours ``urlPolicy``,
     /// and never creates a cached target (an existing cached instance is used; targets
     /// registered as always cached are cached). The full rules are in <doc:RemoteCallsByURL>.
-    /// Use ``call(url:)`` to learn why a call failed.
+    /// Use ``call(url:)-85t6t`` to learn why a call failed.
     ///
     /// - Parameter url: the URL, as text; it comes from outside the program and is checked as such.
     /// - Returns: the action's result, or `nil` when it returned nothing or the call failed or was
@@ -30,7 +30,7 @@ extension Mediator {
         return nil
     }
 
-    /// Like ``open(_:)``, but throws the reason a call failed.
+    /// Like ``open(_:)-7epki``, but throws the reason a call failed.
     ///
     /// ```swift
     /// try mediator.call(url: "app://Notes/get?id=4x")
@@ -40,15 +40,15 @@ extension Mediator {
     /// - Parameter url: the URL, as text.
     /// - Returns: the action's result (`nil` when the action returned nothing).
     /// - Throws: ``MediatorError`` with code `invalidURL` (quoting the URL and saying what is
-    ///   wrong), `forbidden` (nothing ran), or any code ``call(target:action:params:shouldCacheTarget:)``
+    ///   wrong), `forbidden` (nothing ran), or any code ``call(target:action:params:shouldCacheTarget:)-8qzr1``
     ///   throws.
     @discardableResult
     public func call(url: String) throws(MediatorError) -> (any Sendable)? {
         try dispatch(url: url).value(self)
     }
 
-    /// Like ``call(url:)-4zrbs``, awaiting async actions (and main-actor ones) as the async
-    /// ``call(target:action:params:shouldCacheTarget:)-7nfna`` does. Every URL rule applies.
+    /// Like ``call(url:)-85t6t``, awaiting async actions (and main-actor ones) as the async
+    /// ``call(target:action:params:shouldCacheTarget:)-6k8m1`` does. Every URL rule applies.
     ///
     /// ```swift
     /// let page = try await mediator.call(url: "app://Feed/load?page=1")
@@ -56,13 +56,13 @@ extension Mediator {
     ///
     /// - Parameter url: the URL, as text.
     /// - Returns: the action's result (`nil` when the action returned nothing).
-    /// - Throws: as ``call(url:)-4zrbs``, except `asyncAction`; and ``MediatorError/Code/cancelled``.
+    /// - Throws: as ``call(url:)-85t6t``, except `asyncAction`; and ``MediatorError/Code/cancelled``.
     @discardableResult
     public func call(url: String) async throws(MediatorError) -> (any Sendable)? {
         try await dispatchAwaiting(url: url).value(self)
     }
 
-    /// Like ``open(_:)-2yw4z``, awaiting async actions: the result, or `nil` when the action
+    /// Like ``open(_:)-7epki``, awaiting async actions: the result, or `nil` when the action
     /// returned nothing or the call failed or was refused.
     ///
     /// - Parameter url: the URL, as text.
@@ -79,7 +79,7 @@ extension Mediator {
         return await outcome.finished(depth: CallDepth.current + 1)
     }
 
-    /// CTMediator's `performActionWithUrl:completion:`, with the same result as ``open(_:)-2yw4z``.
+    /// CTMediator's `performActionWithUrl:completion:`, with the same result as ``open(_:)-7epki``.
     ///
     /// `completion` gets `["result": value]` when the action returned a value, `[:]` when it
     /// returned nothing, and `["error": MediatorError]` when the call failed; it is not called
