@@ -2,7 +2,7 @@ import Mediator
 import TestSupport
 import Testing
 
-@Suite("Cancellation reaches the running action")
+@Suite("Cancellation reaches the running action", .timeLimit(.minutes(2)))
 struct CancellationTests {
     /// A mediator whose `Wait/forever` action signals `started`, then waits until cancelled.
     func waitingMediator(started: Signal, finished: Counter) throws -> Mediator {
