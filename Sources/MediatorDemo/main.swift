@@ -26,8 +26,15 @@ do {
     let listed = mediator.perform(target: "Target_Notes", action: "Action_list", params: ["tag": "math"])
     print("perform Notes/list tag=math ->", listed ?? "nil")
 
+    // An async action, awaited through its typed wrapper: Notes/export awaits Accounts/verifyToken.
+    _ = try mediator.notesCreate(token: token, title: "Loops", body: "Cards that repeat a sequence of operations")
+    let markdown = try await mediator.notesExport(token: token)
+    print("await notesExport ->\n\(markdown)", terminator: "")
+
     // The throwing API explains failures.
-    for (target, action, params) in [("Notes", "gte", ["id": 1]), ("Note", "get", ["id": 1]), ("Notes", "get", ["id": "4x"])] as [(String, String, Params)] {
+    for (target, action, params) in [
+        ("Notes", "gte", ["id": 1]), ("Note", "get", ["id": 1]), ("Notes", "get", ["id": "4x"]), ("Notes", "export", ["token": token]),
+    ] as [(String, String, Params)] {
         do {
             _ = try mediator.call(target: target, action: action, params: params)
         } catch {

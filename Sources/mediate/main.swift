@@ -72,7 +72,7 @@ while index < arguments.count {
 
 let mediator = Mediator()
 let accounts = AccountsService()
-let notes = NotesService(authorize: Target_Notes.accountsAuthorizer(mediator))
+let notes = NotesService(authorize: Target_Notes.accountsAuthorizer(mediator), authorizeAsync: Target_Notes.asyncAccountsAuthorizer(mediator))
 do {
     try Target_Accounts.register(in: mediator, service: accounts)
     try Target_Notes.register(in: mediator, service: notes)

@@ -158,6 +158,20 @@ public final class AccountsService: Sendable {
             return entry.account
         }
     }
+
+    /// The account a token belongs to, awaited: the same answer as ``whoAmI(token:)``, in the
+    /// shape a check against a remote session store has, so that callers are written to await it.
+    ///
+    /// ```swift
+    /// let account = try await accounts.verify(token: token)
+    /// ```
+    ///
+    /// This in-memory service lets other tasks run once (`Task.yield()`) before it answers, so an
+    /// awaiting caller really does suspend, as it would on a network call.
+    public func verify(token: String) async throws(AccountsError) -> Account {
+        await Task.yield()
+        return try whoAmI(token: token)
+    }
 }
 
 extension AccountsError: CustomStringConvertible {

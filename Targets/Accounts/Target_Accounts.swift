@@ -3,9 +3,10 @@ import Mediator
 /// Exposes ``AccountsService`` to other modules through the mediator, as target `Accounts`.
 ///
 /// Results are plain values other modules can decode without importing this one:
-/// an account is `["id": Int, "username": String]`, a token is a `String`.
+/// an account is `["id": Int, "username": String]`, a token is a `String`. `verifyToken` is async
+/// (callers `await` it); the other actions are synchronous.
 public final class Target_Accounts: MediatorTarget {
-    public static let targetSummary: String? = "User accounts: sign up, log in, who am I"
+    public static let targetSummary: String? = "User accounts: sign up, log in, who am I, verify a token"
 
     public static let actions: [Action<Target_Accounts>] = [
         Action("signUp", summary: "Create an account (username, password)") { target, params in
@@ -23,6 +24,11 @@ public final class Target_Accounts: MediatorTarget {
         },
         Action("whoAmI", summary: "The account a token belongs to (token)") { target, params in
             try plain(target.service.whoAmI(token: params.value("token", as: String.self)))
+        },
+        // Async: callers await it (`try await mediator.call(...)`); the synchronous entry points
+        // refuse it with `asyncAction`. Notes checks tokens for its async actions with it.
+        Action("verifyToken", summary: "The account a token belongs to, checked asynchronously (token)") { target, params async throws in
+            try await plain(target.service.verify(token: params.value("token", as: String.self)))
         },
     ]
 

@@ -42,3 +42,26 @@ extension Mediator {
         try call(target: "Accounts", action: "whoAmI", params: ["token": token], as: AccountsUser.self)
     }
 }
+
+// MARK: - Async typed calls to the Accounts target
+
+extension Mediator {
+    /// The account a session token belongs to, checked by the `Accounts` target's async action
+    /// `verifyToken`: await it from async code.
+    ///
+    /// ```swift
+    /// do {
+    ///     let user = try await mediator.accountsVerifyToken(token: token)
+    ///     print("signed in as \(user.username)")
+    /// } catch where error.accountsFailure == .invalidToken {
+    ///     print("please log in again")
+    /// }
+    /// ```
+    ///
+    /// Cancelling the calling task reaches the action; a call that stops for it throws
+    /// `MediatorError.Code.cancelled`. An invalid or expired token fails as `actionFailed` with
+    /// ``AccountsFailure/invalidToken``, as ``accountsWhoAmI(token:)`` does.
+    public func accountsVerifyToken(token: String) async throws(MediatorError) -> AccountsUser {
+        try await call(target: "Accounts", action: "verifyToken", params: ["token": token], as: AccountsUser.self)
+    }
+}

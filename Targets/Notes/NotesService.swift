@@ -49,14 +49,19 @@ public enum NotesError: CodedError, Equatable {
     }
 }
 
-/// The typed API of the notes feature. Reads are open; writes need a session token, which the
-/// service checks with the `authorize` closure it was given (it knows nothing of accounts).
+/// The typed API of the notes feature. Reads are open; writes and exports need a session token,
+/// which the service checks with the `authorize` closure it was given (it knows nothing of
+/// accounts), or for the async ``export(token:)`` with the `authorizeAsync` closure.
 ///
 /// In memory and deterministic (ids count up from 1), so tests can compare results.
 public final class NotesService: Sendable {
     /// Checks a token: the username it belongs to, `nil` for an invalid token; throws when the
     /// check itself could not be made.
     public typealias Authorizer = @Sendable (_ token: String) throws -> String?
+
+    /// Checks a token as ``Authorizer`` does, awaited: for checks that suspend (a call to an async
+    /// action, a server). Throws `CancellationError` when the calling task was cancelled.
+    public typealias AsyncAuthorizer = @Sendable (_ token: String) async throws -> String?
 
     /// The longest title accepted, in characters.
     public static let maximumTitleLength = 200
@@ -73,11 +78,21 @@ public final class NotesService: Sendable {
 
     private let state: Locked<Snapshot>
     private let authorize: Authorizer
+    private let authorizeAsync: AsyncAuthorizer
 
-    /// A service with no notes, or with the state of `snapshot`, checking tokens with `authorize`.
-    public init(snapshot: Snapshot = Snapshot(), authorize: @escaping Authorizer) {
+    /// A service with no notes, or with the state of `snapshot`, checking tokens with `authorize`,
+    /// and in async operations with `authorizeAsync` (by default, `authorize` again).
+    ///
+    /// ```swift
+    /// let notes = NotesService(
+    ///     authorize: { token in sessions.user(for: token) },
+    ///     authorizeAsync: { token in try await sessionServer.user(for: token) }
+    /// )
+    /// ```
+    public init(snapshot: Snapshot = Snapshot(), authorize: @escaping Authorizer, authorizeAsync: AsyncAuthorizer? = nil) {
         state = Locked(snapshot)
         self.authorize = authorize
+        self.authorizeAsync = authorizeAsync ?? { token in try authorize(token) }
     }
 
     /// The current state.
@@ -140,6 +155,67 @@ public final class NotesService: Sendable {
             guard note.owner == user else { throw .notOwner(id: id) }
             state.notes[id] = nil
         }
+    }
+
+    /// The notes the token's account owns, as one Markdown document: to back them up or share them.
+    ///
+    /// ```swift
+    /// let markdown = try await notes.export(token: token)
+    /// ```
+    ///
+    /// The notes come in order of id (the order they were created in). Each is a level-1 heading
+    /// with its title (line breaks in a title become spaces, so the heading stays one line), then,
+    /// unless the body is empty, a blank line and the body (its trailing line breaks dropped). A
+    /// blank line separates notes, and the document ends with a line break. With no notes, the
+    /// document is empty (`""`). For notes "Engines" (body "Notes on the analytical engine") and
+    /// "Loops" (no body):
+    ///
+    /// ```markdown
+    /// # Engines
+    ///
+    /// Notes on the analytical engine
+    ///
+    /// # Loops
+    /// ```
+    ///
+    /// The token is checked with the service's async authorizer. Cancellation is checked before
+    /// each note: a cancelled export stops with `CancellationError` and never returns part of a
+    /// document.
+    ///
+    /// - Throws: ``NotesError/unauthorized`` for an invalid token,
+    ///   ``NotesError/authorizationUnavailable(_:)`` when the token could not be checked, and
+    ///   `CancellationError` when the task was cancelled (during the check or the export).
+    public func export(token: String) async throws -> String {
+        let owner = try await user(checkingAsynchronously: token)
+        var document = ""
+        for note in list() where note.owner == owner {
+            try Task.checkCancellation()
+            if !document.isEmpty { document += "\n" }
+            document += Self.markdown(note)
+        }
+        return document
+    }
+
+    /// One note of an export: see ``export(token:)``.
+    static func markdown(_ note: Note) -> String {
+        let title = String(note.title.map { $0.isNewline ? " " : $0 })
+        var body = Substring(note.body)
+        while body.last?.isNewline == true { body.removeLast() }
+        return body.isEmpty ? "# \(title)\n" : "# \(title)\n\n\(body)\n"
+    }
+
+    private func user(checkingAsynchronously token: String) async throws -> String {
+        let user: String?
+        do {
+            user = try await authorizeAsync(token)
+        } catch let cancelled as CancellationError {
+            // Not a failure of the check: the caller stopped waiting for it.
+            throw cancelled
+        } catch {
+            throw NotesError.authorizationUnavailable("\(error)")
+        }
+        guard let user else { throw NotesError.unauthorized }
+        return user
     }
 
     private func user(for token: String) throws(NotesError) -> String {

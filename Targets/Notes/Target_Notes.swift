@@ -5,9 +5,10 @@ import Mediator
 ///
 /// A note is returned as `["id": Int, "title": String, "body": String, "tags": [String],
 /// "owner": String]`, which callers decode into their own type. Tokens are checked by calling the
-/// `Accounts` target through the mediator (via `AccountsMediator`), never by importing `Accounts`.
+/// `Accounts` target through the mediator (via `AccountsMediator`), never by importing `Accounts`:
+/// `whoAmI` for the synchronous actions, the async `verifyToken` (awaited) for the async `export`.
 public final class Target_Notes: MediatorTarget {
-    public static let targetSummary: String? = "Notes: create, get, list, update and delete (writes need a token)"
+    public static let targetSummary: String? = "Notes: create, get, list, update, delete and export (writes and exports need a token)"
 
     public static let actions: [Action<Target_Notes>] = [
         Action("create", summary: "Create a note (token, title, body?, tags?)") { target, params in
@@ -39,6 +40,11 @@ public final class Target_Notes: MediatorTarget {
             try target.service.delete(token: params.value("token", as: String.self), id: params.value("id", as: Int.self))
             return nil
         },
+        // Async: it awaits the token check (`Accounts/verifyToken`) and stops when its task is
+        // cancelled. Remote like the other actions: the token is the authorization.
+        Action("export", summary: "The token's notes as Markdown, in order of id (token)") { target, params async throws in
+            try await target.service.export(token: params.value("token", as: String.self))
+        },
     ]
 
     let service: NotesService
@@ -50,9 +56,10 @@ public final class Target_Notes: MediatorTarget {
 
     /// Registers the `Notes` target in `mediator`. Every instance the mediator makes (one per
     /// call unless cached) serves the same service; by default a new one that checks tokens with
-    /// the `Accounts` target of the same mediator.
+    /// the `Accounts` target of the same mediator (``accountsAuthorizer(_:)`` and
+    /// ``asyncAccountsAuthorizer(_:)``).
     public static func register(in mediator: Mediator, service: NotesService? = nil) throws(MediatorError) {
-        let service = service ?? NotesService(authorize: accountsAuthorizer(mediator))
+        let service = service ?? NotesService(authorize: accountsAuthorizer(mediator), authorizeAsync: asyncAccountsAuthorizer(mediator))
         try mediator.register(Target_Notes.self) { _ in Target_Notes(service: service) }
     }
 
@@ -64,6 +71,28 @@ public final class Target_Notes: MediatorTarget {
                 return try mediator.accountsWhoAmI(token: token).username
             } catch  where error.accountsFailure == .invalidToken {
                 return nil
+            }
+        }
+    }
+
+    /// Checks tokens by awaiting the `Accounts` target's async `verifyToken` in `mediator`, for
+    /// the async actions. `unowned`, as in ``accountsAuthorizer(_:)``.
+    ///
+    /// ```swift
+    /// let notes = NotesService(authorize: Target_Notes.accountsAuthorizer(mediator),
+    ///                          authorizeAsync: Target_Notes.asyncAccountsAuthorizer(mediator))
+    /// ```
+    ///
+    /// A call to `Accounts` that was cancelled throws `CancellationError`, so that the export
+    /// reports `cancelled`, not a failed token check.
+    public static func asyncAccountsAuthorizer(_ mediator: Mediator) -> NotesService.AsyncAuthorizer {
+        { [unowned mediator] token in
+            do throws(MediatorError) {
+                return try await mediator.accountsVerifyToken(token: token).username
+            } catch  where error.accountsFailure == .invalidToken {
+                return nil
+            } catch  where error.code == .cancelled {
+                throw CancellationError()
             }
         }
     }

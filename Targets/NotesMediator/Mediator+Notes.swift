@@ -64,3 +64,26 @@ extension Mediator {
         try call(target: "Notes", action: "delete", params: ["token": token, "id": id])
     }
 }
+
+// MARK: - Async typed calls to the Notes target
+
+extension Mediator {
+    /// The token's notes as one Markdown document, made by the `Notes` target's async action
+    /// `export`: await it from async code.
+    ///
+    /// ```swift
+    /// let exporting = Task {
+    ///     try await mediator.notesExport(token: token)
+    /// }
+    /// // The user closed the share sheet: the export stops before its next note.
+    /// exporting.cancel()
+    /// ```
+    ///
+    /// Notes come in order of id, each as a `# title` heading followed by a blank line and its
+    /// body; a blank line separates notes; no notes give `""`. An invalid token fails as
+    /// `actionFailed` with ``NotesFailure/unauthorized``, as ``notesCreate(token:title:body:tags:)``
+    /// does; a cancelled export throws `MediatorError.Code.cancelled`.
+    public func notesExport(token: String) async throws(MediatorError) -> String {
+        try await call(target: "Notes", action: "export", params: ["token": token], as: String.self)
+    }
+}
