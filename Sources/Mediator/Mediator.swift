@@ -31,7 +31,8 @@ public final class Mediator: Sendable {
 
     let state = ReadWriteLock(Registry())
 
-    /// How deep mediator calls may nest on one thread (counting calls through any mediator)
+    /// How deep mediator calls may nest (counting calls through any mediator, on one thread or
+    /// across suspension within a task)
     /// before a call fails with ``MediatorError/Code/callDepthExceeded`` instead of running.
     ///
     /// This turns runaway recursion (an action that calls itself through the mediator without

@@ -12,7 +12,7 @@ enum Outcome: Sendable {
     /// The synchronous pipeline reached a step that must await, before running it: the
     /// synchronous entry points fail (``MediatorError/Code/asyncAction``) or return `nil`; the
     /// async ones and the completion forms go on with ``Suspension/resume``.
-    case suspended(Suspension)
+    indirect case suspended(Suspension)
 }
 
 /// Where a synchronous dispatch stopped because the next step must await, and how to go on.

@@ -60,7 +60,7 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         /// A remote (URL) call was refused: a `native...` or local-only action, or a scheme or
         /// target outside the mediator's ``URLPolicy``. Nothing ran.
         public static let forbidden = Code(rawValue: "forbidden")
-        /// Calls were nested ``Mediator/maximumCallDepth`` deep on one thread (an action calling
+        /// Calls were nested ``Mediator/maximumCallDepth`` deep (an action calling
         /// itself through the mediator without end, most likely); the call did not run.
         public static let callDepthExceeded = Code(rawValue: "callDepthExceeded")
         /// A synchronous entry point (`call`, a handle's `call`, `call(url:)`) reached something

@@ -104,7 +104,8 @@ extension Mediator {
     ///
     /// - Parameters:
     ///   - url: the URL, as text.
-    ///   - completion: gets the outcome, on the calling thread, before `open` returns.
+    ///   - completion: gets the outcome: on the calling thread before `open` returns, or from a
+    ///     task when the call must await.
     /// - Returns: the action's result, or `nil` when it returned nothing or the call failed or was
     ///   refused.
     @discardableResult
