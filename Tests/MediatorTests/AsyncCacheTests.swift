@@ -2,7 +2,7 @@ import Mediator
 import TestSupport
 import Testing
 
-@Suite("Cached targets with async factories", .timeLimit(.minutes(2)))
+@Suite("Cached targets with async factories", hangLimit)
 struct AsyncCacheTests {
     @Test("Concurrent async callers of a cached target with an async factory get one instance")
     func oneInstance() async throws {

@@ -2,7 +2,7 @@ import Mediator
 import TestSupport
 import Testing
 
-@Suite("Call depth across suspension", .timeLimit(.minutes(2)))
+@Suite("Call depth across suspension", hangLimit)
 struct AsyncCallDepthTests {
     @Test("Runaway recursion through an async action ends in callDepthExceeded at the limit")
     func runawayAsync() async throws {

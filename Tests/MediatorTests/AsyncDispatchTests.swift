@@ -2,7 +2,7 @@ import Mediator
 import TestSupport
 import Testing
 
-@Suite("Async actions through every entry point", .timeLimit(.minutes(2)))
+@Suite("Async actions through every entry point", hangLimit)
 struct AsyncDispatchTests {
     func feedMediator() throws -> Mediator {
         let mediator = Mediator()

@@ -14,7 +14,7 @@ final class Target_Legacy: MediatorTarget, AsyncNotFoundTarget {
     }
 }
 
-@Suite("Async notFound handlers and fallbacks", .timeLimit(.minutes(2)))
+@Suite("Async notFound handlers and fallbacks", hangLimit)
 struct AsyncFallbackTests {
     @Test("An AsyncNotFoundTarget answers missing actions through the async call only")
     func asyncNotFoundTarget() async throws {

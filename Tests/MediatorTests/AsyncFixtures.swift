@@ -1,5 +1,6 @@
 import Mediator
 import TestSupport
+import Testing
 
 /// A one-shot event a test waits for without timing: `wait()` returns once `signal()` has been
 /// called (at once if it already was). Code under test signals it; tests await it.
@@ -65,3 +66,12 @@ struct FeedPage: Decodable, Equatable {
 func synchronously<T>(_ body: () throws -> T) rethrows -> T {
     try body()
 }
+
+/// A suite trait that fails a test which hangs for two minutes, instead of stalling the run: a
+/// limit only a hang reaches. `.timeLimit` needs macOS 13 / iOS 16; older systems run unlimited.
+let hangLimit: any SuiteTrait = {
+    if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+        return .timeLimit(.minutes(2))  // availability: guarded
+    }
+    return .enabled(if: true)
+}()

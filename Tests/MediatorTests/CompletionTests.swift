@@ -2,7 +2,7 @@ import Mediator
 import TestSupport
 import Testing
 
-@Suite("Completion forms: called exactly once", .timeLimit(.minutes(2)))
+@Suite("Completion forms: called exactly once", hangLimit)
 struct CompletionTests {
     /// Calls `perform(..., completion:)` and returns what the completion got, and how many times.
     func complete(_ mediator: Mediator, _ target: String, _ action: String, _ params: Params = [:]) async -> (Result<(any Sendable)?, MediatorError>?, Int) {

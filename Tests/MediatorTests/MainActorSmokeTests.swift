@@ -20,7 +20,7 @@ final class Target_Screen: MainActorTarget {
     init() {}
 }
 
-@Suite("Main-actor targets: the short path", .timeLimit(.minutes(2)))
+@Suite("Main-actor targets: the short path", hangLimit)
 struct MainActorSmokeTests {
     @MainActor
     @Test("On the main actor, the synchronous call answers at once; an async one hops and comes back")

@@ -33,7 +33,7 @@ enum ReadmeConcurrency {
     }
 }
 
-@Suite("README: Concurrency", .timeLimit(.minutes(2)))
+@Suite("README: Concurrency", hangLimit)
 struct ReadmeConcurrencyTests {
     @Test("The async action example answers every form the README shows")
     func asyncForms() async throws {
