@@ -1,0 +1,63 @@
+import Mediator
+import TestSupport
+import Testing
+
+/// Review of issue 12: a call cancelled while its async action awaits another mediator call.
+@Suite("Review: cancellation through a nested mediator call", .timeLimit(.minutes(2)))
+struct ReviewNestedCancellationTests {
+    /// `Inner/wait` signals `started`, then waits until its task is cancelled; `Outer/load` awaits
+    /// it through the mediator, as `Notes/export` awaits `Accounts/verifyToken`.
+    func nestedMediator(started: Signal) throws -> Mediator {
+        let mediator = Mediator()
+        try mediator.register(
+            target: "Inner",
+            actions: [
+                Action("wait") { _, _ async throws in
+                    started.signal()
+                    // Suspends until the task is cancelled (no timing: the stream never yields).
+                    let (stream, continuation) = AsyncStream<Never>.makeStream()
+                    _ = continuation
+                    for await _ in stream {}
+                    try Task.checkCancellation()
+                    return "not cancelled"
+                }
+            ])
+        try mediator.register(
+            target: "Outer",
+            actions: [
+                Action("load") { mediator, _ async throws in try await mediator.call(target: "Inner", action: "wait") }
+            ])
+        return mediator
+    }
+
+    @Test("Cancelling a call whose action awaits another mediator call throws cancelled, not actionFailed")
+    func nestedCallCancelled() async throws {
+        let started = Signal()
+        let mediator = try nestedMediator(started: started)
+        let task = Task { try await mediator.call(target: "Outer", action: "load") }
+        await started.wait()
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error as MediatorError) = result else {
+            Issue.record("expected a MediatorError, got \(result)")
+            return
+        }
+        #expect(error.code == .cancelled, "got \(error.code): \(error)")
+    }
+
+    @Test("The completion form reports a cancelled nested call as cancelled")
+    func nestedCallCancelledCompletion() async throws {
+        let started = Signal()
+        let mediator = try nestedMediator(started: started)
+        let completed = Signal()
+        let codes = ReadWriteLock<[MediatorError.Code]>([])
+        let task = mediator.perform(target: "Outer", action: "load") { result in
+            if case .failure(let error) = result { codes.withLock { $0.append(error.code) } }
+            completed.signal()
+        }
+        await started.wait()
+        task.cancel()
+        await completed.wait()
+        #expect(codes.withReadLock { $0 } == [.cancelled])
+    }
+}
