@@ -1,3 +1,4 @@
+import Foundation
 import Mediator
 import TestSupport
 import Testing
@@ -115,5 +116,33 @@ struct AsyncCacheTests {
         #expect(code.withReadLock { $0 } == .asyncAction)
         release.signal()
         #expect(try await creator.value as? String == "ok")
+    }
+}
+
+@Suite("Async callers never block a thread", hangLimit)
+struct AsyncCallersDoNotBlockTests {
+    @Test("While a synchronous factory runs on another thread, async callers of its target suspend and the pool stays free")
+    func suspendOnSyncCreator() async throws {
+        let mediator = Mediator()
+        let creating = Signal()
+        let release = DispatchSemaphore(value: 0)
+        try mediator.register(
+            target: "Slow", alwaysCached: true,
+            make: { _ -> Box in
+                creating.signal()
+                release.wait()  // a plain thread, blocked until the test lets it go
+                return Box()
+            }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
+        let creator = Thread { _ = try? mediator.call(target: "Slow", action: "id") }
+        creator.start()
+        await creating.wait()
+        // More callers than the cooperative pool has threads (two on a 2-core machine): were they
+        // to block on the creation, nothing else could run.
+        let callers = (0..<16).map { _ in Task { try await mediator.call(target: "Slow", action: "id") as? ObjectIdentifier } }
+        #expect(await Task.detached { 42 }.value == 42)
+        release.signal()
+        var ids: Set<ObjectIdentifier?> = []
+        for caller in callers { ids.insert(try await caller.value) }
+        #expect(ids.count == 1)
     }
 }

@@ -33,7 +33,7 @@ final class CompletionChain: Sendable {
 
 /// Review of issue 12: the completion of `perform(target:action:params:shouldCacheTarget:completion:)`
 /// runs outside the depth its call was counted at.
-@Suite("Review: call depth through perform's completion", .timeLimit(.minutes(2)))
+@Suite("Review: call depth through perform's completion", hangLimit)
 struct ReviewCompletionDepthTests {
     @Test("Runaway recursion through perform's completion ends in callDepthExceeded, as through open's")
     func runawayCompletion() async throws {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Review of issue 12: a call cancelled while its async action awaits another mediator call.
-@Suite("Review: cancellation through a nested mediator call", .timeLimit(.minutes(2)))
+@Suite("Review: cancellation through a nested mediator call", hangLimit)
 struct ReviewNestedCancellationTests {
     /// `Inner/wait` signals `started`, then waits until its task is cancelled; `Outer/load` awaits
     /// it through the mediator, as `Notes/export` awaits `Accounts/verifyToken`.

@@ -4,7 +4,7 @@ import Testing
 
 /// Review of issue 12: the task-local record of the creations a task holds outlives them in tasks
 /// that inherit it (every `Task {}` started inside an async factory copies task-local values).
-@Suite("Review: creation records inherited by tasks a factory starts", .timeLimit(.minutes(2)))
+@Suite("Review: creation records inherited by tasks a factory starts", hangLimit)
 struct ReviewStaleCreationTests {
     /// `Flaky`'s first creation starts a task (which waits for `go`, then calls `Flaky`) and fails.
     func flakyMediator(go: Signal, later: ReadWriteLock<Task<Bool, Never>?>, awaiting: Bool) throws -> Mediator {

@@ -14,7 +14,7 @@ final class DroppedSentinel: Sendable {
 /// the error's code alone, so an error an action or a fallback throws with code `forbidden` (as the
 /// `MediatorError` documentation's own fallback example does) leaves the completion uncalled
 /// although the call ran.
-@Suite("Review: URL completions and forbidden errors thrown by user code", .timeLimit(.minutes(2)))
+@Suite("Review: URL completions and forbidden errors thrown by user code", hangLimit)
 struct ReviewURLCompletionForbiddenTests {
     func guardedMediator() throws -> Mediator {
         let mediator = Mediator()

@@ -20,10 +20,14 @@ final class CreationGate: Sendable {
 /// found too. No lock is held while a factory runs: a creator holds only its entry in the graph,
 /// and waiters sleep on a condition variable.
 enum CreationCoordinator {
-    /// A creation in progress: the gate's identity and its target's name.
+    /// A creation in progress: the gate's identity and its target's name, and for a creation by
+    /// a task, its serial number: a gate outlives a failed creation (the next caller creates
+    /// through it), and a task started inside a factory inherits the record of the creation,
+    /// so only the serial tells the creation still running from one that is over.
     struct Creation: Sendable {
         let gate: ObjectIdentifier
         let target: String
+        var serial: UInt64 = 0
     }
 
     /// A task waiting for a gate to be free.
@@ -52,6 +56,20 @@ enum CreationCoordinator {
         var waiters: [ObjectIdentifier: [Waiter]] = [:]
         /// The target of each gate being created, for the message that names a cycle.
         var names: [ObjectIdentifier: String] = [:]
+        /// The serial of the last creation by a task.
+        var lastSerial: UInt64 = 0
+
+        /// The creations in `held` (the records a task inherited), from the one through `gate`
+        /// inward, when that one is still running; `nil` otherwise.
+        func runningPart(of held: [Creation], from gate: ObjectIdentifier) -> [Creation]? {
+            guard let owned = taskOwned[gate], let start = held.firstIndex(where: { $0.gate == gate && $0.serial == owned.serial }) else { return nil }
+            return Array(held[start...])
+        }
+
+        /// The innermost of `held` that is still running.
+        func innermostRunning(of held: [Creation]) -> ObjectIdentifier? {
+            held.last { taskOwned[$0.gate]?.serial == $0.serial }?.gate
+        }
 
         func isOwned(_ gate: ObjectIdentifier) -> Bool { owners[gate] != nil || taskOwned[gate] != nil }
 
@@ -82,8 +100,8 @@ enum CreationCoordinator {
         return try graph.wait { graph throws(MediatorError) -> Bool? in
             if graph.taskOwned[creation.gate] != nil {
                 graph.waiting[me] = nil
-                if let start = inTask.firstIndex(where: { $0.gate == creation.gate }) {
-                    let names = inTask[start...].map(\.target)
+                if let running = graph.runningPart(of: inTask, from: creation.gate) {
+                    let names = running.map(\.target)
                     throw cycleError(names + [names[0]], asked: creation.target)
                 }
                 return false
@@ -109,8 +127,8 @@ enum CreationCoordinator {
     /// never end); `nil` when the gate is not held by this task.
     static func cycleIfHeldByThisTask(_ gate: CreationGate) -> MediatorError? {
         let inTask = heldByTask
-        guard let start = inTask.firstIndex(where: { $0.gate == ObjectIdentifier(gate) }) else { return nil }
-        let names = inTask[start...].map(\.target)
+        guard !inTask.isEmpty, let running = graph.withLock({ $0.runningPart(of: inTask, from: ObjectIdentifier(gate)) }) else { return nil }
+        let names = running.map(\.target)
         return cycleError(names + [names[0]], asked: gate.target)
     }
 
@@ -123,18 +141,21 @@ enum CreationCoordinator {
     static func tryEnter(_ gate: CreationGate, asTask: Bool) throws(MediatorError) -> Bool {
         let creation = Creation(gate: ObjectIdentifier(gate), target: gate.target)
         let inTask = heldByTask
-        if let start = inTask.firstIndex(where: { $0.gate == creation.gate }) {
-            let names = inTask[start...].map(\.target)
-            throw cycleError(names + [names[0]], asked: creation.target)
-        }
         let me = currentThreadID()
-        return graph.withLock { graph in
+        return try graph.withLock { graph throws(MediatorError) in
+            if let running = graph.runningPart(of: inTask, from: creation.gate) {
+                let names = running.map(\.target)
+                throw cycleError(names + [names[0]], asked: creation.target)
+            }
             guard !graph.isOwned(creation.gate) else { return false }
             graph.names[creation.gate] = creation.target
             if asTask {
-                graph.taskOwned[creation.gate] = creation
+                graph.lastSerial += 1
+                var owned = creation
+                owned.serial = graph.lastSerial
+                graph.taskOwned[creation.gate] = owned
                 // The creation that contains this one waits for it.
-                if let outer = inTask.last { graph.edges[outer.gate, default: []].append(creation.gate) }
+                if let outer = graph.innermostRunning(of: inTask) { graph.edges[outer, default: []].append(creation.gate) }
             } else {
                 graph.owners[creation.gate] = me
                 graph.held[me, default: []].append(creation)
@@ -152,7 +173,6 @@ enum CreationCoordinator {
     static func waitUntilFree(_ gate: CreationGate) async throws {
         let id = ObjectIdentifier(gate)
         let inTask = heldByTask
-        let from = inTask.last?.gate
         let token = WaitToken()
         let tokenID = ObjectIdentifier(token)
         try await withTaskCancellationHandler {
@@ -160,6 +180,7 @@ enum CreationCoordinator {
                 let ready: Result<Void, any Error>? = graph.withLock { graph in
                     if Task.isCancelled { return .failure(CancellationError()) }
                     guard graph.isOwned(id) else { return .success(()) }
+                    let from = graph.innermostRunning(of: inTask)
                     if let from, let path = path(from: id, to: from, in: graph) {
                         return .failure(cycleError(path + [path[0]], asked: gate.target))
                     }
@@ -171,9 +192,9 @@ enum CreationCoordinator {
             }
         } onCancel: {
             let cancelled: Waiter? = graph.withLock { graph in
-                guard let index = graph.waiters[id]?.firstIndex(where: { $0.token == tokenID }) else { return nil }
-                let waiter = graph.waiters[id]!.remove(at: index)
-                if graph.waiters[id]?.isEmpty == true { graph.waiters[id] = nil }
+                guard var waiters = graph.waiters[id], let index = waiters.firstIndex(where: { $0.token == tokenID }) else { return nil }
+                let waiter = waiters.remove(at: index)
+                graph.waiters[id] = waiters.isEmpty ? nil : waiters
                 graph.removeEdge(from: waiter.from, to: id)
                 return waiter
             }
@@ -184,7 +205,10 @@ enum CreationCoordinator {
 
     /// Runs `body` (an async factory) with `gate` recorded as held by the calling task.
     static func holding<Result>(_ gate: CreationGate, _ body: () async throws -> Result) async throws -> Result {
-        try await $heldByTask.withValue(heldByTask + [Creation(gate: ObjectIdentifier(gate), target: gate.target)], operation: body)
+        // Called by the creator right after `tryEnter(_:asTask: true)`: the record is its own.
+        let id = ObjectIdentifier(gate)
+        let creation = graph.withLock { $0.taskOwned[id] } ?? Creation(gate: id, target: gate.target)
+        return try await $heldByTask.withValue(heldByTask + [creation], operation: body)
     }
 
     /// Ends the creation through `gate` (by a thread or a task) and wakes everyone waiting for it.
@@ -197,8 +221,11 @@ enum CreationCoordinator {
                 graph.held[me]?.removeAll { $0.gate == id }
                 if graph.held[me]?.isEmpty == true { graph.held[me] = nil }
             }
-            if graph.taskOwned.removeValue(forKey: id) != nil {
-                graph.removeEdge(from: inTask.last?.gate, to: id)
+            if graph.taskOwned[id] != nil {
+                // The nesting edge `tryEnter` added, from the creation this one runs inside.
+                let outer = graph.innermostRunning(of: inTask)
+                graph.taskOwned[id] = nil
+                graph.removeEdge(from: outer, to: id)
             }
             graph.names[id] = nil
             let woken = graph.waiters.removeValue(forKey: id) ?? []

@@ -26,6 +26,24 @@ public struct ActionHandle: Sendable {
     /// create it when the handle was made).
     let cache: Bool
     let mediator: Mediator
+    /// A synchronous action bound to its resolved instance: the hot path, one closure to copy
+    /// instead of an `ActionRun` and an instance (each copied through value witnesses).
+    let direct: (@Sendable (Params) throws -> (any Sendable)?)?
+
+    init(target: String, action: String, run: ActionRun, instance: (any TargetInstance)?, resolved: ResolvedTarget, cache: Bool, mediator: Mediator) {
+        self.target = target
+        self.action = action
+        self.run = run
+        self.instance = instance
+        self.resolved = resolved
+        self.cache = cache
+        self.mediator = mediator
+        if case .sync(let body) = run, let instance {
+            direct = { params in try body(instance, params) }
+        } else {
+            direct = nil
+        }
+    }
 
     /// Runs the action with `params`; the result, or the reason it failed.
     ///
@@ -37,7 +55,19 @@ public struct ActionHandle: Sendable {
     ///   ``MediatorError/Code/asyncAction`` when the action (or the factory) must be awaited.
     @discardableResult
     public func call(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
-        try outcome(params).value(mediator)
+        // The hot path (a synchronous action on a resolved instance) without an `Outcome`.
+        if let direct {
+            guard let saved = CallDepth.enter(limit: mediator.maximumCallDepth) else {
+                throw mediator.callDepthExceededError(target: target, action: action)
+            }
+            defer { CallDepth.restore(saved) }
+            do {
+                return try direct(params)
+            } catch {
+                throw mediator.actionFailedError(from: error, target: target, action: action, context: "the action failed")
+            }
+        }
+        return try outcome(params).value(mediator)
     }
 
     /// Runs the action with `params`, awaiting it if it is async (or on the main actor).
@@ -53,7 +83,7 @@ public struct ActionHandle: Sendable {
     ///   ``MediatorError/Code/cancelled``.
     @discardableResult
     public func call(_ params: Params = [:]) async throws(MediatorError) -> (any Sendable)? {
-        let outcome = outcome(params)
+        let outcome = outcome(params, awaiting: true)
         guard case .suspended = outcome else { return try outcome.value(mediator) }
         return try await outcome.finished(depth: CallDepth.current + 1).value(mediator)
     }
@@ -77,7 +107,7 @@ public struct ActionHandle: Sendable {
     }
 
     /// The call as far as it goes without awaiting (see ``Mediator``'s `dispatch`).
-    private func outcome(_ params: Params) -> Outcome {
+    private func outcome(_ params: Params, awaiting: Bool = false) -> Outcome {
         guard let saved = CallDepth.enter(limit: mediator.maximumCallDepth) else {
             return .failed(mediator.callDepthExceededError(target: target, action: action))
         }
@@ -89,7 +119,7 @@ public struct ActionHandle: Sendable {
         if let resolvedInstance = self.instance {
             instance = resolvedInstance
         } else {
-            switch mediator.instanceNow(of: resolved, cache: cache, action: action) {
+            switch mediator.instanceNow(of: resolved, cache: cache, action: action, awaiting: awaiting) {
             case .done(.success(let made)): instance = made
             case .done(.failure(let error)): return .failed(error)
             case .mustAwait(let reason):

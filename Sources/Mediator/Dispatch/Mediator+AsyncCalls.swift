@@ -74,8 +74,11 @@ extension Mediator {
     /// }
     /// ```
     ///
-    /// The completion is called from that task, never before `perform` returns, and not on the
-    /// main actor unless you hop there (`Task { @MainActor in ... }`). Cancel the returned task to
+    /// The completion is called from that task (which may run before or after `perform` has
+    /// returned), not on the main actor unless you hop there (`Task { @MainActor in ... }`). It
+    /// counts as one call nested in the call it completes, as ``open(_:completion:)``'s does, so a
+    /// completion that starts the same call again ends, ``maximumCallDepth`` levels down, in
+    /// ``MediatorError/Code/callDepthExceeded``. Cancel the returned task to
     /// cancel the call: the completion then gets what the action made of it (a
     /// ``MediatorError/Code/cancelled`` error if it stopped with `CancellationError`).
     ///
@@ -101,7 +104,7 @@ extension Mediator {
             let outcome = await CallDepth.$taskDepth.withValue(depth) {
                 await self.dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
             }
-            completion(outcome.result(self))
+            CallDepth.$taskDepth.withValue(depth + 1) { completion(outcome.result(self)) }
         }
     }
 }

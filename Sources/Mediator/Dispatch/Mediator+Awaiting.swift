@@ -68,7 +68,7 @@ extension Mediator {
     /// The whole call, awaiting what must be awaited: the synchronous pipeline first (most
     /// calls end there), then, if it stopped, the rest with the call's depth in the task.
     func dispatchAwaiting(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false) async -> Outcome {
-        let outcome = dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, remote: remote)
+        let outcome = dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, remote: remote, awaiting: true)
         guard case .suspended = outcome else { return outcome }
         // `dispatch` counted the call one deeper than the code around it.
         return await outcome.finished(depth: CallDepth.current + 1)

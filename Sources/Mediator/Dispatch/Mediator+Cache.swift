@@ -52,7 +52,7 @@ extension Mediator {
     /// is one, the mediator itself for a closure target, otherwise a new one (kept when `cache` is
     /// true or the target is always cached). A factory's error becomes the call's
     /// (``creationFailedError(from:target:action:)``).
-    func instanceNow(of target: ResolvedTarget, cache: Bool, action: String) -> Immediate<Result<any TargetInstance, MediatorError>> {
+    func instanceNow(of target: ResolvedTarget, cache: Bool, action: String, awaiting: Bool = false) -> Immediate<Result<any TargetInstance, MediatorError>> {
         if let cached = target.cached { return .done(.success(cached)) }
         guard let make = target.make else { return .done(.success(self)) }
         guard make.canRunNow else {
@@ -66,7 +66,7 @@ extension Mediator {
         }
         do {
             guard cache || target.alwaysCached else { return .done(.success(try make.makeNow(self))) }
-            switch try cachedInstance(of: target, make: make) {
+            switch try cachedInstance(of: target, make: make, awaiting: awaiting) {
             case .done(let instance): return .done(.success(instance))
             case .mustAwait(let reason): return .mustAwait(reason)
             }
@@ -77,8 +77,10 @@ extension Mediator {
 
     /// Get-or-create through the target's creation gate: exactly one factory call per cached
     /// instance, with no lock held while the factory runs. Must await when the instance is being
-    /// created by an async factory: a synchronous caller never waits for one.
-    private func cachedInstance(of target: ResolvedTarget, make: Factory) throws -> Immediate<any TargetInstance> {
+    /// created by an async factory: a synchronous caller never waits for one. An `awaiting`
+    /// caller (an async entry point) must await whenever another call is creating it: it may not
+    /// block a thread of the cooperative pool on a condition variable.
+    private func cachedInstance(of target: ResolvedTarget, make: Factory, awaiting: Bool) throws -> Immediate<any TargetInstance> {
         while true {
             let gate: CreationGate
             switch cacheStep(target) {
@@ -88,7 +90,8 @@ extension Mediator {
             case .replaced: return .done(try make.makeNow(self))
             case .create(let found): gate = found
             }
-            guard try CreationCoordinator.enter(gate) else { return .mustAwait(.asyncCreation) }
+            let entered = awaiting ? try CreationCoordinator.tryEnter(gate, asTask: false) : try CreationCoordinator.enter(gate)
+            guard entered else { return .mustAwait(.asyncCreation) }
             defer { CreationCoordinator.leave(gate) }
             switch cacheRecheck(target, gate: gate) {
             case .ready(let instance): return .done(instance)

@@ -116,9 +116,15 @@ extension Mediator {
     /// `.suspended` with the rest of the call. A `remote` call is refused (`forbidden`) when it
     /// resolves to a local-only action, before anything runs.
     ///
-    /// - Parameter counted: the caller has already counted this call in ``CallDepth`` (an entry
-    ///   point that runs user code of its own around the dispatch, such as a completion).
-    func dispatch(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false, counted: Bool = false) -> Outcome {
+    /// - Parameters:
+    ///   - counted: the caller has already counted this call in ``CallDepth`` (an entry point
+    ///     that runs user code of its own around the dispatch, such as a completion).
+    ///   - awaiting: the caller will await the rest of the call if it suspends, so it must not
+    ///     block a thread either: it suspends rather than wait for another call's creation of the
+    ///     cached instance, even by a synchronous factory.
+    func dispatch(
+        target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false, counted: Bool = false, awaiting: Bool = false
+    ) -> Outcome {
         var saved = 0
         if !counted {
             guard let entered = CallDepth.enter(limit: maximumCallDepth) else {
@@ -139,7 +145,7 @@ extension Mediator {
                             from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
                 }
             }
-            return runReady(run, on: instance, params: params, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
+            return runReady(run, on: instance, params: params, target: target, action: action)
 
         case .action(let resolved, let found):
             if remote && found.isLocalOnly { return .failed(localOnlyError(target: resolved.name, action: found.name)) }
@@ -151,7 +157,7 @@ extension Mediator {
                 }
             }
             let instance: any TargetInstance
-            switch instanceNow(of: resolved, cache: shouldCacheTarget, action: found.name) {
+            switch instanceNow(of: resolved, cache: shouldCacheTarget, action: found.name, awaiting: awaiting) {
             case .done(.success(let made)): instance = made
             case .done(.failure(let error)): return .failed(error)
             case .mustAwait(let reason):
@@ -168,16 +174,19 @@ extension Mediator {
         case .missingAction(let resolved, let notFound):
             var hasNotFound = false
             if let notFound {
-                let resume: @Sendable () async -> Outcome = {
-                    await self.missingActionAwaiting(
-                        resolved, notFound, target: target, action: action, params: params, cache: shouldCacheTarget, remote: remote)
+                // The rest of the call, built only when it must await (a closure allocates).
+                func suspended(_ reason: AwaitReason) -> Outcome {
+                    suspend(reason, target: resolved.name, action: action) {
+                        await self.missingActionAwaiting(
+                            resolved, notFound, target: target, action: action, params: params, cache: shouldCacheTarget, remote: remote)
+                    }
                 }
-                guard notFound.canRunNow else { return suspend(notFound.awaitReason, target: resolved.name, action: action, resume) }
+                guard notFound.canRunNow else { return suspended(notFound.awaitReason) }
                 let instance: any TargetInstance
-                switch instanceNow(of: resolved, cache: shouldCacheTarget, action: action) {
+                switch instanceNow(of: resolved, cache: shouldCacheTarget, action: action, awaiting: awaiting) {
                 case .done(.success(let made)): instance = made
                 case .done(.failure(let error)): return .failed(error)
-                case .mustAwait(let reason): return suspend(reason, target: resolved.name, action: action, resume)
+                case .mustAwait(let reason): return suspended(reason)
                 }
                 do {
                     if let answer = try notFound.runNow(on: instance, action: action, params: params) { return .answered(answer) }
@@ -198,21 +207,26 @@ extension Mediator {
     }
 
     /// A ready action that is not plain synchronous: main-actor code runs now when this is the
-    /// main thread; anything else goes on awaiting.
+    /// main thread; anything else goes on awaiting. `target` and `action` are as the caller wrote
+    /// them: their shown forms are worked out only for an error.
     private func runReady(_ run: ActionRun, on instance: any TargetInstance, params: Params, target: String, action: String) -> Outcome {
         guard run.canRunNow else {
             return suspend(run.awaitReason, target: target, action: action) {
                 do {
                     return .answered(try await run.runAwaiting(on: instance, params: params))
                 } catch {
-                    return .failed(self.actionFailedError(from: error, target: target, action: action, context: "the action failed"))
+                    return .failed(
+                        self.actionFailedError(
+                            from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
                 }
             }
         }
         do {
             return .answered(try run.runNow(on: instance, params: params))
         } catch {
-            return .failed(actionFailedError(from: error, target: target, action: action, context: "the action failed"))
+            return .failed(
+                actionFailedError(from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed")
+            )
         }
     }
 
@@ -222,10 +236,12 @@ extension Mediator {
 
     /// The refusal of a remote call to a local-only action.
     func localOnlyError(target: String, action: String) -> MediatorError {
-        MediatorError(
+        var error = MediatorError(
             .forbidden, target: target, action: action,
             reason: "action \"\(action)\" is local-only\(Names.isNative(action) ? " (its name begins with \"native\")" : ""); URL calls cannot reach it"
         )
+        error.isURLRefusal = true
+        return error
     }
 
     /// CTMediator's rule: a target without a notFound handler is dropped from the cache when an
@@ -274,7 +290,12 @@ extension Mediator {
     /// `response` call too; a missing `response` finds nothing here, so nothing recurses.
     private func fallback(target: String, action: String, params: Params, remote: Bool) -> Outcome {
         let step = fallbackStep(remote: remote)
-        let resume: @Sendable () async -> Outcome = { await self.fallbackAwaiting(step, target: target, action: action, params: params) }
+        // The rest of the call, built only when it must await (a closure allocates).
+        func suspended(_ reason: AwaitReason) -> Outcome {
+            suspend(reason, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action)) {
+                await self.fallbackAwaiting(step, target: target, action: action, params: params)
+            }
+        }
         do {
             let answer: (any Sendable)?
             switch step {
@@ -283,16 +304,16 @@ extension Mediator {
             case .closure(.sync(let fallback)):
                 answer = try fallback(target, action, params)
             case .closure(.async):
-                return suspend(.asyncFallback, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), resume)
+                return suspended(.asyncFallback)
             case .target(let resolved, let response):
                 guard response.run.canRunNow else {
-                    return suspend(response.run.awaitReason, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), resume)
+                    return suspended(response.run.awaitReason)
                 }
                 let instance: any TargetInstance
                 switch instanceNow(of: resolved, cache: false, action: response.name) {
                 case .done(let made): instance = try made.get()
                 case .mustAwait(let reason):
-                    return suspend(reason, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), resume)
+                    return suspended(reason)
                 }
                 answer = try response.run.runNow(on: instance, params: noTargetActionParams(target: target, action: action, params: params))
             }

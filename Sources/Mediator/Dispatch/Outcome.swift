@@ -19,7 +19,8 @@ enum Outcome: Sendable {
 struct Suspension: Sendable {
     /// What must be awaited, for the synchronous callers' error.
     let reason: AwaitReason
-    /// The names for that error (short when resolved, else as the caller gave them).
+    /// The names for that error (as the caller gave them, or short when resolved: the error
+    /// shows them with `Names.shown`).
     let target: String
     let action: String
     /// Runs the rest of the call, from the step that must await. Nothing of that step has run.

@@ -10,6 +10,7 @@ extension Mediator {
             return cycle
         }
         if error is CancellationError { return cancelledError(target: target, action: action, underlying: error) }
+        if let nested = error as? MediatorError, nested.code == .cancelled { return cancelledError(target: target, action: action, underlying: nested) }
         return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "could not create the target: \(error)")
     }
 
@@ -24,6 +25,7 @@ extension Mediator {
             return mediatorError
         }
         if error is CancellationError { return cancelledError(target: target, action: action, underlying: error) }
+        if let nested = error as? MediatorError, nested.code == .cancelled { return cancelledError(target: target, action: action, underlying: nested) }
         if var mediatorError = error as? MediatorError, mediatorError.target == nil {
             mediatorError.target = target
             mediatorError.action = action
@@ -40,7 +42,7 @@ extension Mediator {
     /// The error a synchronous entry point fails with when the call must await.
     func asyncActionError(_ suspension: Suspension) -> MediatorError {
         MediatorError(
-            .asyncAction, target: suspension.target, action: suspension.action,
+            .asyncAction, target: Names.shown(suspension.target, as: .target), action: Names.shown(suspension.action, as: .action),
             reason: "not run: \(suspension.reason.text); call it with await, or with the completion form (perform(target:action:params:completion:))"
         )
     }

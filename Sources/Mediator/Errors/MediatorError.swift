@@ -94,6 +94,8 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     public let underlying: (any Error)?
     /// What went wrong, in words, without the target and action prefix.
     public let reason: String
+    /// The mediator refused a URL call before anything ran (open(_:completion:) does not call back).
+    var isURLRefusal = false
 
     /// An error with a code, the names it concerns and a reason: for app code that fails a call
     /// itself, in a fallback, a `notFound` handler or a hand-written typed wrapper, the way the

@@ -74,7 +74,7 @@ extension Mediator {
     }
 
     private func dispatchAwaiting(url: String) async -> Outcome {
-        let outcome = dispatch(url: url)
+        let outcome = dispatch(url: url, awaiting: true)
         guard case .suspended = outcome else { return outcome }
         return await outcome.finished(depth: CallDepth.current + 1)
     }
@@ -140,7 +140,7 @@ extension Mediator {
             completion(value.map { ["result": $0] } ?? [:])
             return value
         case .failed(let error):
-            if error.code != .forbidden { completion(["error": error]) }
+            if !error.isURLRefusal { completion(["error": error]) }
             return nil
         case .unanswered(let target, let action):
             completion(["error": mediator.notAnsweredError(target: target, action: action)])
@@ -153,7 +153,7 @@ extension Mediator {
 
     /// Parse, refuse what the rules forbid (before the query is even decoded), then dispatch.
     /// `counted`: as for ``dispatch(target:action:params:shouldCacheTarget:remote:counted:)``.
-    func dispatch(url: String, counted: Bool = false) -> Outcome {
+    func dispatch(url: String, counted: Bool = false, awaiting: Bool = false) -> Outcome {
         let policy = urlPolicy
         let parsed: CallURL
         switch URLParser.parseHead(url, policy: policy) {
@@ -166,7 +166,8 @@ extension Mediator {
         case .success(let query): params = query
         case .failure(let error): return .failed(error)
         }
-        return dispatch(target: parsed.target, action: parsed.action, params: params, shouldCacheTarget: false, remote: true, counted: counted)
+        return dispatch(
+            target: parsed.target, action: parsed.action, params: params, shouldCacheTarget: false, remote: true, counted: counted, awaiting: awaiting)
     }
 
     /// The `forbidden` error for a URL the policy or CTMediator's `native` rule refuses. The names
@@ -184,6 +185,8 @@ extension Mediator {
         } else {
             return nil
         }
-        return MediatorError(.forbidden, target: target, action: action, reason: "\(describe(text, limit: 120)) refused: \(why)")
+        var error = MediatorError(.forbidden, target: target, action: action, reason: "\(describe(text, limit: 120)) refused: \(why)")
+        error.isURLRefusal = true
+        return error
     }
 }
