@@ -60,10 +60,11 @@ final class Interrupts: Sendable {
     private init() {}
 
     /// Installs the `SIGINT` handler and starts the thread that reads its pipe, unless `SIGINT` is
-    /// ignored. Call it first thing in `main`: from then on Ctrl-C exits 130, never by the signal.
+    /// ignored. Call it early in `main`, once descriptors 0 to 2 are open: from then on Ctrl-C
+    /// exits 130, never by the signal.
     func start() {
         var current = sigaction()
-        guard sigaction(SIGINT, nil, &current) == 0, !Self.isIgnored(current), let wakeUp = Self.wakeUp else { return }
+        guard sigaction(SIGINT, nil, &current) == 0, !Self.isIgnored(current), Self.wakeUp != nil else { return }
         #if canImport(Darwin)
         var thread: pthread_t?
         #else
@@ -85,7 +86,7 @@ final class Interrupts: Sendable {
         // Interrupted reads and writes elsewhere resume instead of failing with EINTR.
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
-        _ = wakeUp  // Made before the handler can run, so the handler only reads it.
+        // `wakeUp` was made above, before the handler can run: the handler only reads it.
         sigaction(SIGINT, &action, nil)
     }
 

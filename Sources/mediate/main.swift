@@ -16,10 +16,6 @@ import Musl
 import Android
 #endif
 
-// Ctrl-C cancels a request under way instead of killing the process in it, and exits 130
-// anywhere else (see Interrupts): taken over first thing.
-Interrupts.shared.start()
-
 let version = "0.1.0"
 
 // A standard stream that was closed (`mediate ... >&-`) must not leave its number free: the data
@@ -30,6 +26,11 @@ let version = "0.1.0"
 for stream in Int32(0)...2 where fcntl(stream, F_GETFD) == -1 && errno == EBADF {
     _ = open("/dev/null", (stream == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
 }
+
+// Ctrl-C cancels a request under way instead of killing the process in it, and exits 130
+// anywhere else (see Interrupts). Taken over right after the standard streams are settled (its
+// pipe must not take descriptors 0 to 2), before anything else happens.
+Interrupts.shared.start()
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 
