@@ -1,3 +1,4 @@
+import Dispatch
 import Mediator
 import MediatorCommandLine
 
@@ -79,12 +80,24 @@ enum FuzzTargets {
     /// span lines). When standard output refuses lines (`outputFails`), the first refused line
     /// ends the run with 74 and an error line saying so.
     static func commandLine(_ bytes: [UInt8], outputFails: Bool) {
+        // libFuzzer's entry point is a synchronous C function and the tool is async: run the
+        // checks in a task and wait for it here. This thread is libFuzzer's (or the replay's
+        // main thread), never one of the task pool's, so waiting on it cannot starve the task.
+        let finished = DispatchSemaphore(value: 0)
+        Task {
+            await checkCommandLine(bytes, outputFails: outputFails)
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    private static func checkCommandLine(_ bytes: [UInt8], outputFails: Bool) async {
         let arguments = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         let tool = CommandLineTool(mediator: mediator, name: "fuzz", version: "0")
         var errors: [String] = []
         var outputs: [String] = []
         var outputAttempts = 0
-        let status = tool.run(
+        let status = await tool.run(
             arguments, input: BatchInput(bytes: batchBytes, lineLimit: 64),
             write: { stream, line throws(StreamError) in
                 guard stream == .output else {

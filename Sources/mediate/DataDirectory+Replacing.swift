@@ -36,7 +36,7 @@ extension DataDirectory {
         let name = Self.temporaryPrefix + "-" + randomHex128()
         let file = openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw .system("cannot create", path(of: name)) }
-        if !writeAll(bytes, to: file) || fsync(file) != 0 {
+        if !Self.writeFile(bytes, to: file) || fsync(file) != 0 {
             let error = DataStoreError.system("cannot write", path(of: name))
             closeDescriptor(file)
             unlinkat(descriptor, name, 0)
@@ -50,6 +50,25 @@ extension DataDirectory {
         }
         // Make the rename itself durable.
         _ = fsync(descriptor)
+    }
+
+    /// Writes every byte of a fresh regular file at explicit offsets (`pwrite`), retrying
+    /// interrupted and partial writes. `pwrite`, not `write`: no other code of the process makes
+    /// that system call (the concurrency runtime's threads `write` to an eventfd to wake each
+    /// other), so the kill-point tests can stop mediate at exactly this write with strace.
+    static func writeFile(_ bytes: [UInt8], to file: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = pwrite(file, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
     }
 
     /// Unlinks every `state.json.tmp*` entry. Unlinking a symbolic link removes only the link;

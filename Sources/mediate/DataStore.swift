@@ -24,8 +24,9 @@ struct DataStore: Sendable {
     }
 
     /// Runs `body` holding the lock, with the current file text (`nil` when there is none yet);
-    /// `body` returns the new text to write, or `nil` to leave the file alone.
-    func transaction(_ body: (String?) throws -> String?) throws {
+    /// `body` returns the new text to write, or `nil` to leave the file alone. The lock is the
+    /// file's `flock`, held across `body`'s suspensions: a lock of the open file, not of a thread.
+    func transaction(_ body: (String?) async throws -> String?) async throws {
         let directory = try DataDirectory.open(directory)
         defer { directory.close() }
         let lock = try directory.openLockFile()
@@ -34,7 +35,7 @@ struct DataStore: Sendable {
             guard errno == EINTR else { throw DataStoreError.system("cannot lock", directory.path(of: DataDirectory.lockName)) }
         }
         defer { _ = flock(lock, LOCK_UN) }
-        if let replacement = try body(try directory.readStateFile()) {
+        if let replacement = try await body(try directory.readStateFile()) {
             try directory.replaceStateFile(with: replacement)
         }
     }

@@ -18,6 +18,24 @@ enum Echo {
                     throw EchoFailure(message: try params.value("message", as: String.self, default: "failure requested"))
                 },
                 Action("nativeEcho", summary: "Like echo; local-only by its name") { _, params in params },
+                Action("delayedEcho", summary: "Async: waits ms milliseconds (cancellable), then returns its other params") {
+                    _, params async throws in
+                    try await Task.sleep(nanoseconds: try delay(params))
+                    var rest = params
+                    rest["ms"] = nil
+                    return rest
+                },
             ])
+    }
+
+    /// `delayedEcho`'s `ms` in nanoseconds: required, a whole number from 0 up.
+    private static func delay(_ params: Params) throws(MediatorError) -> UInt64 {
+        let milliseconds = try params.value("ms", as: Int.self)
+        let (nanoseconds, overflow) = UInt64(clamping: milliseconds).multipliedReportingOverflow(by: 1_000_000)
+        guard milliseconds >= 0, !overflow else {
+            throw MediatorError(
+                .invalidParameter, parameter: "ms", reason: "ms must be a number of milliseconds from 0 to \(UInt64.max / 1_000_000), not \(milliseconds)")
+        }
+        return nanoseconds
     }
 }

@@ -27,6 +27,11 @@ for stream in Int32(0)...2 where fcntl(stream, F_GETFD) == -1 && errno == EBADF 
     _ = open("/dev/null", (stream == 0 ? O_WRONLY : O_RDONLY) | O_CLOEXEC)
 }
 
+// Ctrl-C cancels a request under way instead of killing the process in it, and exits 130
+// anywhere else (see Interrupts). Taken over right after the standard streams are settled (its
+// pipe must not take descriptors 0 to 2), before anything else happens.
+Interrupts.shared.start()
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 
 // MARK: Options of mediate itself
@@ -86,13 +91,13 @@ do {
 func persisting(in location: DataLocation) -> CommandLineTool.RequestWrapper? {
     switch location {
     case .inMemory:
-        return nil
+        return { request in await Interrupts.shared.cancellable(request) }
     case .missing(let reason):
         return { _ in throw DataStoreError(description: reason) }
     case .directory(let directory):
         let store = DataStore(directory: directory)
         return { request in
-            try store.transaction { text in
+            try await store.transaction { text in
                 var before = ExampleState()
                 if let text {
                     do {
@@ -103,7 +108,10 @@ func persisting(in location: DataLocation) -> CommandLineTool.RequestWrapper? {
                 }
                 accounts.restore(before.accounts)
                 notes.restore(before.notes)
-                request()
+                await Interrupts.shared.cancellable(request)
+                // Interrupted: the request is reported as cancelled, so none of its effects are kept
+                // (the file is left as it was, never written with a partial result).
+                if Task.isCancelled { return nil }
                 let after = ExampleState(accounts: accounts.snapshot, notes: notes.snapshot).json.serialized
                 // What would be stored, byte for byte: a change of normalisation alone is a change.
                 return after.hasUTF8(of: before.json.serialized) ? nil : after + "\n"
@@ -118,13 +126,16 @@ let tool = CommandLineTool(
     version: version,
     about: """
         mediate calls the actions of the modules registered in its mediator: the example modules
-        Accounts and Notes, and the diagnostic target Echo (echo, fail, nativeEcho).
+        Accounts and Notes, and the diagnostic target Echo (echo, delayedEcho, fail, nativeEcho).
+        Ctrl-C during a request cancels it (exit 130; the data file is left as it was).
         """,
     extraOptions: [
         "--data-dir DIR   where the example modules keep their state (default: $XDG_DATA_HOME/mediate,",
         "                 else ~/.local/share/mediate); the file is DIR/state.json. DIR must be",
         "                 yours and not writable by group or others; state.json is at most 64 MiB",
         "--in-memory      keep no state between runs",
+        "Environment: MEDIATE_TRACE=1 prints \"mediate: trace: request started\" on standard error as",
+        "                 each request starts (from then on, Ctrl-C cancels it)",
     ],
     aroundRequest: persisting(in: location ?? defaultDataDirectory())
 )
@@ -132,4 +143,8 @@ let tool = CommandLineTool(
 if let optionError {
     exit(tool.reportUsageError(optionError, json: arguments.contains("--json")))
 }
-exit(tool.run(arguments))
+// The tool runs in a task of its own, which a Ctrl-C during a request cancels.
+let commandLine = arguments
+let run = Task { await tool.run(commandLine) }
+Interrupts.shared.attach(run)
+exit(await run.value)

@@ -5,13 +5,13 @@ import Testing
 @Suite("Command line: errors list a few names and count the rest")
 struct ErrorListingTests {
     @Test("--json errors carry the first 20 names and how many more exist; the line says so too")
-    func omittedCount() throws {
+    func omittedCount() async throws {
         let mediator = Mediator()
         for index in 0..<25 { try mediator.register(target: "T\(index + 10)", actions: []) }
         let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
         var output: [String] = []
         var errors: [String] = []
-        let status = tool.run(
+        let status = await tool.run(
             ["list", "Nope", "--json"],
             write: { stream, line throws(StreamError) in
                 if stream == .output { output.append(line) } else { errors.append(line) }
@@ -25,7 +25,7 @@ struct ErrorListingTests {
     }
 
     @Test("--json keeps the mediator's own code when it is not one the exit status names; the exit status is 70")
-    func otherCodes() throws {
+    func otherCodes() async throws {
         let mediator = Mediator()
         try mediator.register(
             target: "App",
@@ -34,7 +34,7 @@ struct ErrorListingTests {
             ])
         let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
         var output: [String] = []
-        let status = tool.run(
+        let status = await tool.run(
             ["perform", "App", "refuse", "--json"],
             write: { stream, line throws(StreamError) in
                 if stream == .output { output.append(line) }

@@ -52,7 +52,7 @@ struct KillPointTests {
     }
 
     static let points: [KillPoint] = [
-        KillPoint(syscall: "write", occurrence: 1, name: "writing the temporary file", renamed: false, leftover: .empty),
+        KillPoint(syscall: "pwrite64", occurrence: 1, name: "writing the temporary file", renamed: false, leftover: .empty),
         KillPoint(syscall: "fsync", occurrence: 1, name: "syncing the temporary file", renamed: false, leftover: .complete),
         KillPoint(syscall: "/^renameat2?$", occurrence: 1, name: "renaming it over state.json", renamed: false, leftover: .complete),
         KillPoint(syscall: "fsync", occurrence: 2, name: "syncing the directory", renamed: true, leftover: nil),
@@ -64,8 +64,12 @@ struct KillPointTests {
         expectSuccess(directory.signUp("ada"))
         let before = try #require(directory.contents("state.json"))
         let injection = "inject=\(point.syscall):signal=SIGKILL:when=\(point.occurrence)"
+        // -f: the request runs in a task, on a thread of the concurrency runtime, not the main one.
+        // The runtime's threads make system calls of their own (libdispatch wakes them with an
+        // eventfd `write`), which is why the temporary file is written with `pwrite`: only that
+        // write makes that call, so its first occurrence is the file's, whatever the threads do.
         let arguments = [
-            "-o", "/dev/null", "-e", injection, Mediate.binary.path, "--data-dir", directory.path,
+            "-f", "-o", "/dev/null", "-e", injection, Mediate.binary.path, "--data-dir", directory.path,
             "perform", "Accounts", "signUp", "username=grace", "password=analytical",
         ]
         let run = RawProcess.run(Strace.path, arguments: arguments.map { Array($0.utf8) }, timeout: 60)

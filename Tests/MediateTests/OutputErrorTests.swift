@@ -119,12 +119,12 @@ struct OutputErrorTests {
     }
 
     @Test("CommandLineTool: a writer that throws ends the run with 74 and one error line")
-    func throwingWriter() {
+    func throwingWriter() async {
         let mediator = Mediator()
         #expect(throws: Never.self) { try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }]) }
         let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
         var errors: [String] = []
-        let status = tool.run(
+        let status = await tool.run(
             ["perform", "Echo", "echo"],
             write: { stream, line throws(StreamError) in
                 guard stream == .error else { throw StreamError(errorNumber: ENOSPC) }

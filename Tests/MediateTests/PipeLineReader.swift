@@ -62,20 +62,26 @@ struct PipeLineReader {
 }
 
 /// A `mediate` process a test talks to line by line: input sent when the test chooses, each
-/// output line read as it comes. Standard error is discarded.
+/// output line read as it comes. Standard error is discarded unless `readsErrors` is set; then
+/// its lines are read as they come too.
 final class InteractiveMediate {
     let process = Process()
     private let input = Pipe()
     private let output = Pipe()
+    private let errors = Pipe()
     private var reader: PipeLineReader
+    private var errorReader: PipeLineReader
 
-    init(_ arguments: [String]) throws {
+    /// Starts `mediate arguments...` with `environment` added to this process's.
+    init(_ arguments: [String], environment: [String: String] = [:], readsErrors: Bool = false) throws {
         process.executableURL = Mediate.binary
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = readsErrors ? errors : FileHandle.nullDevice
         reader = PipeLineReader(descriptor: output.fileHandleForReading.fileDescriptor)
+        errorReader = PipeLineReader(descriptor: errors.fileHandleForReading.fileDescriptor)
         try process.run()
     }
 
@@ -99,6 +105,18 @@ final class InteractiveMediate {
     func remainingLines() throws -> [String] {
         var lines: [String] = []
         while let line = try nextLine() { lines.append(line) }
+        return lines
+    }
+
+    /// The next line of standard error (with `readsErrors`), `nil` at its end; throws on a hang.
+    func nextErrorLine() throws -> String? {
+        try errorReader.next()
+    }
+
+    /// The remaining lines of standard error, until its end.
+    func remainingErrorLines() throws -> [String] {
+        var lines: [String] = []
+        while let line = try nextErrorLine() { lines.append(line) }
         return lines
     }
 

@@ -2,7 +2,7 @@
 /// bytes in memory (for tests and fuzzing), split into lines the same way.
 ///
 /// ```swift
-/// let status = tool.run(["batch"], input: BatchInput(bytes: Array("Echo echo a=1\n".utf8)))
+/// let status = await tool.run(["batch"], input: BatchInput(bytes: Array("Echo echo a=1\n".utf8)))
 /// ```
 ///
 /// Lines end at `\n`. A line longer than ``lineLimit`` bytes fails on its own (usage, exit 64 for

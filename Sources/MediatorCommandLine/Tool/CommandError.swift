@@ -9,12 +9,17 @@ enum CommandError: Error {
     /// The program's environment failed: a standard stream, or what `aroundRequest` needs (for
     /// `mediate`: the data directory or its file).
     case environment(String)
+    /// The calling task was cancelled (Ctrl-C in `mediate`) while the request ran, and the
+    /// request did not itself fail with the mediator's `cancelled` code: whatever it returned is
+    /// not reported.
+    case interrupted
 
     /// The `code` of the `--json` error object.
     var code: String {
         switch self {
         case .usage: "usage"
         case .environment: "environment"
+        case .interrupted: MediatorError.Code.cancelled.rawValue
         // The mediator's own code, whatever it is (an app may add codes of its own); the exit
         // status groups the codes it does not name with actionFailed (70).
         case .call(let error): error.code.rawValue
@@ -29,6 +34,8 @@ enum CommandError: Error {
         case "targetNotFound", "actionNotFound": 69
         case "forbidden": 77
         case "environment": 74
+        // 128 + SIGINT: what a shell reports for a command stopped by Ctrl-C.
+        case "cancelled": 130
         default: 70
         }
     }
@@ -38,6 +45,7 @@ enum CommandError: Error {
         let text: String
         switch self {
         case .usage(let message), .environment(let message): text = message
+        case .interrupted: text = "interrupted: the request was cancelled"
         case .call(let error): text = error.description
         }
         // One line, whatever the text held.

@@ -2,8 +2,9 @@
 
 extension CommandLineTool {
     /// `batch [--json]`: one request per line of the input. A line that fails is reported and the
-    /// batch goes on; input that cannot be read, or output that cannot be written, ends it.
-    func batch(_ arguments: [String], session: inout Session, input: BatchInput) -> Int32 {
+    /// batch goes on; input that cannot be read, or output that cannot be written, ends it, and so
+    /// does the cancellation of the calling task (after the line under way is reported; 130).
+    func batch(_ arguments: [String], session: inout Session, input: BatchInput) async -> Int32 {
         if let other = arguments.first {
             return session.fail(CommandError.usage("unknown argument \(quoted(other)) for batch"))
         }
@@ -25,7 +26,7 @@ extension CommandLineTool {
             case .text(let text):
                 let trimmed = text.batchLineContent()
                 if trimmed.isEmpty || trimmed.unicodeScalars.first == "#" { continue }
-                status = session.request { () throws(CommandError) -> Any? in try request(batchLine: trimmed) }
+                status = await session.request { () async throws(CommandError) -> Any? in try await request(batchLine: trimmed) }
             case .tooLong:
                 status = session.fail(.usage("the line is longer than the limit of \(input.lineLimitDescription) and was skipped"))
             case .invalidUTF8(let offset):
@@ -33,6 +34,8 @@ extension CommandLineTool {
             }
             // Standard output is gone: later results could not be delivered either.
             if session.outputFailed { return status }
+            // Interrupted: the line under way was reported as cancelled; no further line is read.
+            if Task.isCancelled { return CommandError.interrupted.exitStatus }
             if status != 0 { allSucceeded = false }
         }
         return allSucceeded ? 0 : 1
@@ -41,16 +44,16 @@ extension CommandLineTool {
     /// One batch line (trimmed, not blank): a URL when its first word is one, else
     /// `Target action ...`. Only the first word decides, so a parameter holding `://`
     /// (`Echo echo u=http://x`, with spaces or tabs) is still a parameter.
-    func request(batchLine line: String) throws(CommandError) -> Any? {
+    func request(batchLine line: String) async throws(CommandError) -> Any? {
         let (first, rest) = BatchLine.firstWord(of: line)
         // Not `first.contains("://")`: without Foundation that overload is _StringProcessing's,
         // which needs macOS 13 / iOS 16. The same Character-by-Character search:
         let isURL = first.indices.contains { first[$0...].starts(with: "://") }
-        guard isURL else { return try perform(BatchLine.words(line)) }
+        guard isURL else { return try await perform(BatchLine.words(line)) }
         guard rest.isEmpty else {
             throw .usage("the URL \(quoted(first)) is followed by \(quoted(rest)); a URL line holds the URL alone (write a space in it as %20)")
         }
-        return try open([first])
+        return try await open([first])
     }
 }
 

@@ -8,16 +8,23 @@ import Mediator
 /// let mediator = Mediator()
 /// try MyFeature.register(in: mediator)
 /// let tool = CommandLineTool(mediator: mediator, name: "myapp", version: "1.0.0")
-/// exit(tool.run(Array(CommandLine.arguments.dropFirst())))
+/// exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
 /// ```
+///
+/// Calls go through the mediator's async entry points (`try await mediator.call(...)`), so sync
+/// and async actions run alike. Cancelling the task that runs ``run(_:input:write:)`` interrupts
+/// it: the request under way gets the cancellation (an async action sees `Task.isCancelled` or
+/// `CancellationError`), is reported as failed with code `cancelled`, whatever it returned, a
+/// batch reads no further line, and `run` returns 130, the status of a command stopped by
+/// Ctrl-C. `mediate` cancels it on `SIGINT`.
 ///
 /// Output: a result is printed as JSON (keys sorted) on standard output; a failure prints nothing
 /// there and one line `NAME: error: ...` on standard error. With `--json`, standard output carries
 /// one object per request: `{"ok":true,"result":...}` or `{"ok":false,"error":{"code":...,"message":...}}`.
 /// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter, 69 target or action not found,
 /// 70 the action failed, 74 the environment failed (see `aroundRequest`) or a standard stream
-/// did, 77 forbidden; `batch` exits 0 when every line succeeded, 1 otherwise, 74 when its input
-/// cannot be read or its output cannot be written.
+/// did, 77 forbidden, 130 interrupted (see above); `batch` exits 0 when every line succeeded, 1
+/// otherwise, 74 when its input cannot be read or its output cannot be written.
 ///
 /// A result that cannot be written (a full disk, a closed pipe with `SIGPIPE` ignored) is a
 /// failure: one line on standard error, exit 74, and a batch stops there. With `SIGPIPE` at its
@@ -34,17 +41,30 @@ public struct CommandLineTool: Sendable {
         case output, error
     }
 
-    /// Runs around each request (each `perform`, `open`, or `batch` line). An error it throws fails
-    /// the request with code `environment` (exit 74) and its description. `mediate` uses it to hold
-    /// its data file's lock and load and save state around every request.
-    public typealias RequestWrapper = @Sendable (_ request: () -> Void) throws -> Void
+    /// Runs around each request (each `perform`, `open`, or `batch` line) and awaits it. An error
+    /// it throws fails the request with code `environment` (exit 74) and its description. `mediate`
+    /// uses it to hold its data file's lock and load and save state around every request.
+    ///
+    /// ```swift
+    /// let wrapper: CommandLineTool.RequestWrapper = { request in
+    ///     try store.load()
+    ///     await request()
+    ///     // Cancelled: the tool reports the request as interrupted, so keep none of its effects.
+    ///     if !Task.isCancelled { try store.save() }
+    /// }
+    /// ```
+    ///
+    /// When the task running the tool is cancelled, the request is reported as failed with code
+    /// `cancelled` whatever it returned: a wrapper that sees `Task.isCancelled` after `request`
+    /// should not commit the request's effects.
+    public typealias RequestWrapper = @Sendable (_ request: () async -> Void) async throws -> Void
 
     /// Prints one line (the writer adds the newline). It throws when the line cannot be written,
     /// and the tool then reports the failure and ends the run with exit 74.
     ///
     /// ```swift
     /// var lines: [String] = []
-    /// let status = tool.run(["perform", "Echo", "echo"], write: { stream, line in lines.append(line) })
+    /// let status = await tool.run(["perform", "Echo", "echo"], write: { stream, line in lines.append(line) })
     /// ```
     public typealias Writer = (_ stream: Stream, _ line: String) throws(StreamError) -> Void
 
@@ -88,8 +108,13 @@ public struct CommandLineTool: Sendable {
     /// Runs one command line (without the program name) and returns the exit status.
     ///
     /// ```swift
-    /// let status = tool.run(["batch", "--json"], input: BatchInput(bytes: Array("Echo echo a=1\n".utf8)))
+    /// let status = await tool.run(["batch", "--json"], input: BatchInput(bytes: Array("Echo echo a=1\n".utf8)))
     /// ```
+    ///
+    /// Actions are called through the mediator's async entry points, in the calling task, one
+    /// request at a time (a batch's lines in order). Cancelling the calling task interrupts the
+    /// run: the request under way is cancelled and reported as failed with code `cancelled`, a
+    /// batch stops after it, and the status is 130.
     ///
     /// - Parameters:
     ///   - arguments: the command line without the program's name, as in
@@ -97,13 +122,13 @@ public struct CommandLineTool: Sendable {
     ///   - input: what `batch` reads (see ``BatchInput``); by default standard input.
     ///   - write: prints one line (see ``Writer``); by default to standard output or standard error.
     /// - Returns: the exit status: 0 on success, else the failure's status (64, 65, 69, 70, 74,
-    ///   77); for a `batch` that ran, 0 when every line succeeded, 1 when any failed, 74 when
-    ///   its input or output failed.
+    ///   77, 130 when interrupted); for a `batch` that ran, 0 when every line succeeded, 1 when
+    ///   any failed, 74 when its input or output failed, 130 when it was interrupted.
     public func run(
         _ arguments: [String],
         input: BatchInput = .standardInput(),
         write: @escaping Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
-    ) -> Int32 {
+    ) async -> Int32 {
         // --json is global: accepted anywhere, before or after the command.
         var session = Session(tool: self, json: arguments.contains("--json"), write: write)
         let arguments = arguments.filter { $0 != "--json" }
@@ -121,10 +146,10 @@ public struct CommandLineTool: Sendable {
                 return session.show(help.command(command)!, what: "the help")
             }
             switch command {
-            case "perform": return session.request { () throws(CommandError) in try perform(rest) }
-            case "open": return session.request { () throws(CommandError) in try open(rest) }
+            case "perform": return await session.request { () async throws(CommandError) in try await perform(rest) }
+            case "open": return await session.request { () async throws(CommandError) in try await open(rest) }
             case "list": return session.respond { () throws(CommandError) in try list(rest) }
-            default: return batch(rest, session: &session, input: input)
+            default: return await batch(rest, session: &session, input: input)
             }
         default:
             let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "batch", "help"])
@@ -159,7 +184,7 @@ public struct CommandLineTool: Sendable {
     // MARK: Commands
 
     /// `perform <Target> <action> [key=value | key:=json ...] [--params-json JSON] [--cache] [--json]`
-    func perform(_ arguments: [String]) throws(CommandError) -> Any? {
+    func perform(_ arguments: [String]) async throws(CommandError) -> Any? {
         var positional: [String] = []
         var parameters = ParameterArguments()
         var cache = false
@@ -187,19 +212,19 @@ public struct CommandLineTool: Sendable {
             throw .usage("perform needs a target and an action: \(name) perform <Target> <action> [key=value ...]")
         }
         do {
-            return try mediator.call(target: positional[0], action: positional[1], params: parameters.params, shouldCacheTarget: cache)
+            return try await mediator.call(target: positional[0], action: positional[1], params: parameters.params, shouldCacheTarget: cache)
         } catch {
             throw .call(error)
         }
     }
 
     /// `open <url> [--json]`
-    func open(_ arguments: [String]) throws(CommandError) -> Any? {
+    func open(_ arguments: [String]) async throws(CommandError) -> Any? {
         let words = arguments
         if let option = words.first(where: { $0.hasPrefix("--") }) { throw .usage("unknown option \(quoted(option)) for open") }
         guard words.count == 1 else { throw .usage("open needs exactly one URL: \(name) open <url>") }
         do {
-            return try mediator.call(url: words[0])
+            return try await mediator.call(url: words[0])
         } catch {
             throw .call(error)
         }

@@ -28,16 +28,16 @@ struct Help {
                 {"ok":true,"result":...}
                 {"ok":false,"error":{"code":"...","message":"...","target":"...","action":"..."}}
               codes: usage, invalidURL, invalidParameter, targetNotFound, actionNotFound, forbidden,
-              actionFailed, environment
+              actionFailed, environment, cancelled
 
             EXIT STATUS:
               0 success   64 usage error   65 invalid URL or parameter   69 target or action not found
-              70 the action failed   77 forbidden
+              70 the action failed   77 forbidden   130 interrupted (the request was cancelled)
               74 environment failure: the data directory, standard input (batch), or standard output
                  cannot be used (a full disk; a closed pipe when SIGPIPE is ignored; at its default,
                  SIGPIPE ends the process, as for any filter)
               batch: 0 when every line succeeded, 1 otherwise, 74 when input or output fails (the
-              batch stops there)
+              batch stops there), 130 when interrupted (the lines answered before stand)
             """
         if !extraOptions.isEmpty {
             text += "\n\nOPTIONS (any command):\n" + extraOptions.map { "  " + $0 }.joined(separator: "\n")

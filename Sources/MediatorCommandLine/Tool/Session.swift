@@ -15,21 +15,38 @@ struct Session {
         self.write = write
     }
 
-    /// Runs a request inside the program's `aroundRequest` and reports it.
-    mutating func request(_ body: () throws(CommandError) -> Any?) -> Int32 {
+    /// Runs a request inside the program's `aroundRequest` and reports it. When the calling task
+    /// was cancelled, the request is reported as interrupted (code `cancelled`, 130) whatever it
+    /// returned: the program's `aroundRequest` may have kept none of its effects.
+    mutating func request(_ body: () async throws(CommandError) -> Any?) async -> Int32 {
         var outcome: Result<Any?, CommandError> = .failure(.environment("the request did not run"))
         do {
             if let around = tool.aroundRequest {
-                try around { outcome = Result { () throws(CommandError) in try body() } }
+                try await around { outcome = await Self.outcome(of: body) }
             } else {
-                outcome = Result { () throws(CommandError) in try body() }
+                outcome = await Self.outcome(of: body)
             }
         } catch {
             outcome = .failure(.environment(String(describing: error)))
         }
+        if Task.isCancelled {
+            switch outcome {
+            // The call itself ended cancelled: its own message names the target and action.
+            case .failure(let error) where error.code == CommandError.interrupted.code: break
+            default: outcome = .failure(.interrupted)
+            }
+        }
         switch outcome {
         case .success(let value): return succeed(JSONValue(result: value))
         case .failure(let error): return fail(error)
+        }
+    }
+
+    private static func outcome(of body: () async throws(CommandError) -> Any?) async -> Result<Any?, CommandError> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
         }
     }
 
