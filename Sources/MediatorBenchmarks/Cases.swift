@@ -24,6 +24,33 @@ final class Target_Bench: MediatorTarget {
     let service = BenchService()
 }
 
+/// A provider's target whose action is async (it awaits a service method, which here finishes
+/// without suspending: the cost measured is the async machinery's, not a wait's).
+final class Target_BenchAsync: MediatorTarget {
+    static let actions: [Action<Target_BenchAsync>] = [
+        Action("echo") { target, params async throws in
+            await target.service.echo(v: try params.value("v", as: Int.self), name: try params.value("name", as: String.self))
+        }
+    ]
+    let service = AsyncBenchService()
+}
+
+/// The typed API's async twin.
+final class AsyncBenchService: Sendable {
+    @inline(never)
+    func echo(v: Int, name: String) async -> Int { v &+ name.utf8.count }
+}
+
+/// A main-actor target (a screen, a view model): the same work, on the main actor.
+final class Target_BenchMain: MainActorTarget {
+    static let actions: [Action<Target_BenchMain>] = [
+        Action("echo") { target, params in
+            target.service.echo(v: try params.value("v", as: Int.self), name: try params.value("name", as: String.self))
+        }
+    ]
+    let service = BenchService()
+}
+
 /// The typed wrapper a caller module would ship.
 extension Mediator {
     @inline(never)
@@ -42,25 +69,66 @@ struct BenchCase {
     let name: String
     /// Iterations per round in a normal run; `--quick` divides it.
     let iterations: Int
-    let run: @Sendable (Int) -> Void
-    /// When set, timing is per thread: the case runs on this many threads at once.
-    var threads = 1
+    let workload: Workload
+    /// When above 1, timing is per thread: the case runs on this many threads at once (synchronous
+    /// cases only).
+    let threads: Int
+
+    /// A synchronous case, run on the main thread (or on `threads` threads at once).
+    init(name: String, iterations: Int, threads: Int = 1, run: @escaping @Sendable (Int) -> Void) {
+        self.name = name
+        self.iterations = iterations
+        self.workload = .sync(run)
+        self.threads = threads
+    }
+
+    private init(name: String, iterations: Int, workload: Workload) {
+        self.name = name
+        self.iterations = iterations
+        self.workload = workload
+        self.threads = 1
+    }
+
+    /// A case that awaits, run in a task off the main actor.
+    static func awaiting(name: String, iterations: Int, _ body: @escaping @Sendable (Int) async -> Void) -> BenchCase {
+        BenchCase(name: name, iterations: iterations, workload: .awaiting(body))
+    }
 }
 
 /// The naive baseline: nested dictionaries of closures over plain dictionaries.
 typealias NaiveAction = @Sendable ([String: any Sendable]) -> (any Sendable)?
 
-func makeCases() throws -> [BenchCase] {
+/// The cases, their mediators built and their cached targets made. On the main actor (the main
+/// thread), for the check that a main-actor action runs there without a hop.
+@MainActor
+func makeCases() async throws -> [BenchCase] {
     let service = BenchService()
     let params: Params = ["v": 1, "name": "abc"]
     let plainParams = params.values
 
     let mediator = Mediator()
     try mediator.register(Target_Bench.self) { _ in Target_Bench() }
-    _ = mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)  // warm the cache
+    _ = await mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)  // warm the cache
     let uncached = Mediator()
     try uncached.register(Target_Bench.self) { _ in Target_Bench() }
     let handle = try mediator.handle(target: "Bench", action: "echo", shouldCacheTarget: true)
+
+    // Async actions and main-actor targets, each in a mediator of its own (the mediator above stays
+    // as it was before they existed). Their cached instances are made before timing starts.
+    let asyncMediator = Mediator()
+    try asyncMediator.register(Target_BenchAsync.self) { _ in Target_BenchAsync() }
+    _ = try await asyncMediator.call(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true)
+    let mainActorMediator = Mediator()
+    try mainActorMediator.register(Target_BenchMain.self) { _ in Target_BenchMain() }
+    _ = try await mainActorMediator.call(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true)
+
+    // Each call a case times must succeed: a failed call takes another, cheaper path.
+    try expectAnswer(performSynchronously(mediator, target: "Bench", params: params), "performCached")
+    try expectAnswer(await mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true), "asyncPerformCached")
+    try expectAnswer(await asyncMediator.perform(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true), "asyncAction")
+    try expectAnswer(performSynchronously(mainActorMediator, target: "BenchMain", params: params), "mainActorOnMain")
+    let hopped = await Task.detached { await mainActorMediator.perform(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true) }.value
+    try expectAnswer(hopped, "mainActorHop")
 
     var naive: [String: [String: NaiveAction]] = [:]
     naive["Bench", default: [:]]["echo"] = { params in
@@ -145,12 +213,45 @@ func makeCases() throws -> [BenchCase] {
                 consume(table)
             }
         },
-        BenchCase(
-            name: "parallelCached", iterations: 200_000,
-            run: { count in
-                for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
-            }, threads: 2),
+        BenchCase(name: "parallelCached", iterations: 200_000, threads: 2) { count in
+            for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        // The async entry point on performCached's synchronous action: the sync pipeline runs
+        // inside it and ends there, nothing suspends.
+        BenchCase.awaiting(name: "asyncPerformCached", iterations: 200_000) { count in
+            for _ in 0..<count { consume(await mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        // An async action (cached target) through the async entry point: the call stops before the
+        // action, then goes on awaiting it (it finishes without suspending).
+        BenchCase.awaiting(name: "asyncAction", iterations: 200_000) { count in
+            for _ in 0..<count { consume(await asyncMediator.perform(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        // The same main-actor action called synchronously on the main thread: no hop, it runs at once.
+        BenchCase(name: "mainActorOnMain", iterations: 200_000) { count in
+            for _ in 0..<count { consume(mainActorMediator.perform(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        // A main-actor target's action called from a task off the main actor: every call hops to
+        // the main actor (served by the main thread) and back.
+        BenchCase.awaiting(name: "mainActorHop", iterations: 20_000) { count in
+            for _ in 0..<count { consume(await mainActorMediator.perform(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
     ]
+}
+
+/// The synchronous `perform` of a cached target's `echo` (in async code the async overload wins).
+func performSynchronously(_ mediator: Mediator, target: String, params: Params) -> (any Sendable)? {
+    mediator.perform(target: target, action: "echo", params: params, shouldCacheTarget: true)
+}
+
+/// Throws unless `value` is the answer every case's call gives (1 + "abc".utf8.count).
+func expectAnswer(_ value: (any Sendable)?, _ caseName: String) throws(SetupError) {
+    guard value as? Int == 4 else { throw SetupError(message: "the call of case \(caseName) did not answer 4: \(String(describing: value))") }
+}
+
+/// A case whose call does not work as it must.
+struct SetupError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }
 
 /// The worst registry for suggestions: 100,000 names, all of the length a failed call asks for

@@ -3,7 +3,23 @@ import Mediator
 /// One way into the mediator, driven `count` times.
 struct EntryPoint {
     let name: String
-    let run: (Int) -> Void
+    let workload: Workload
+
+    /// A synchronous entry point, driven from the main thread.
+    init(name: String, run: @escaping @Sendable (Int) -> Void) {
+        self.name = name
+        self.workload = .sync(run)
+    }
+
+    private init(name: String, workload: Workload) {
+        self.name = name
+        self.workload = workload
+    }
+
+    /// An async entry point (or a completion form, waited for), driven from a task off the main actor.
+    static func awaiting(name: String, _ body: @escaping @Sendable (Int) async -> Void) -> EntryPoint {
+        EntryPoint(name: name, workload: .awaiting(body))
+    }
 }
 
 /// A target whose instances count themselves, so released ones can be seen to be freed.
@@ -24,7 +40,8 @@ final class LiveCount: Sendable {
 /// Drives each entry point a million times after a warm-up and checks that resident memory did
 /// not grow (a leak of 2 bytes per call would show as 2 MB). Returns the exit status: 1 if any
 /// entry point grew by more than `limit` bytes or left released instances alive.
-func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) -> Int32 {
+@MainActor
+func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int32 {
     guard residentBytes() != nil else {
         print("flat memory: resident memory not available on this system")
         return 0
@@ -33,6 +50,8 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) -> Int32 {
     let params: Params = ["v": 1, "name": "abc"]
     do {
         try mediator.register(Target_Bench.self) { _ in Target_Bench() }
+        try mediator.register(Target_BenchAsync.self) { _ in Target_BenchAsync() }
+        try mediator.register(Target_BenchMain.self) { _ in Target_BenchMain() }
         try mediator.register(
             target: "Counted", make: { _ in CountedInstance() },
             actions: [
@@ -53,6 +72,7 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) -> Int32 {
     }
     let handle = try? mediator.handle(target: "Bench", action: "echo", shouldCacheTarget: true)
     let url = "app://Bench/echo?v=1&name=abc"
+    let asyncURL = "app://BenchAsync/echo?v=1&name=abc"
 
     let entryPoints = [
         EntryPoint(name: "perform, cached") { count in
@@ -100,18 +120,54 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) -> Int32 {
                 mediator.unregister(target: "Temporary")
             }
         },
+        EntryPoint.awaiting(name: "await perform, cached (sync action)") { count in
+            for _ in 0..<count { consume(await mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        EntryPoint.awaiting(name: "await call, async action") { count in
+            for _ in 0..<count { consume(try? await mediator.call(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        EntryPoint.awaiting(name: "await call, async action throws") { count in
+            for _ in 0..<count { consume(try? await mediator.call(target: "BenchAsync", action: "echo", params: ["v": "x"], shouldCacheTarget: true)) }
+        },
+        EntryPoint.awaiting(name: "await handle.call") { count in
+            for _ in 0..<count { consume(try? await handle?.call(params)) }
+        },
+        EntryPoint.awaiting(name: "await call(url:), async action") { count in
+            for _ in 0..<count { consume(try? await mediator.call(url: asyncURL)) }
+        },
+        EntryPoint.awaiting(name: "await perform, main-actor action (a hop each)") { count in
+            for _ in 0..<count { consume(await mediator.perform(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        EntryPoint.awaiting(name: "perform(completion:), its task awaited") { count in
+            for _ in 0..<count {
+                await mediator.perform(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true) { consume($0) }.value
+            }
+        },
+        EntryPoint.awaiting(name: "open(url, completion:), async action, completion awaited") { count in
+            for _ in 0..<count {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    let returned = mediator.open(asyncURL) { outcome in
+                        consume(outcome)
+                        done.resume()
+                    }
+                    consume(returned)
+                }
+            }
+        },
     ]
 
     var status: Int32 = 0
     print("resident memory growth over \(calls) calls per entry point (after \(calls / 10) warm-up calls):")
     for entryPoint in entryPoints {
-        entryPoint.run(calls / 10)
+        await entryPoint.workload.run(calls / 10)
         let before = residentBytes() ?? 0
-        entryPoint.run(calls)
+        let start = monotonicNanoseconds()
+        await entryPoint.workload.run(calls)
+        let seconds = ((monotonicNanoseconds() - start) / 1e8).rounded() / 10
         let growth = (residentBytes() ?? 0) - before
         let flat = growth <= limit
         if !flat { status = 1 }
-        print("  \(entryPoint.name): \(growth / 1024) KiB\(flat ? "" : "  <- grew more than \(limit / 1024) KiB")")
+        print("  \(entryPoint.name): \(growth / 1024) KiB (\(seconds) s)\(flat ? "" : "  <- grew more than \(limit / 1024) KiB")")
     }
     let alive = CountedInstance.live.value
     print("  released instances still alive: \(alive)")
