@@ -63,16 +63,23 @@ struct AsyncCachingTests {
             },
             actions: [Self.serialAction])
 
-        do {
-            _ = try await mediator.call(target: "Flaky", action: "serial", shouldCacheTarget: true)
-            Issue.record("the first creation should have failed")
-        } catch {
-            #expect(error.code == .actionFailed)
-            #expect(error.underlying as? FixtureError == FixtureError(message: "first creation fails"))
+        let first = try await withinHangLimit("the first creation") {
+            await outcome { try await mediator.call(target: "Flaky", action: "serial", shouldCacheTarget: true) }
         }
+        guard case .failure(let error) = first else {
+            Issue.record("the first creation should have failed, got \(first)")
+            return
+        }
+        #expect(error.code == .actionFailed)
+        #expect(error.underlying as? FixtureError == FixtureError(message: "first creation fails"))
         #expect(!mediator.hasCachedInstance(ofTarget: "Flaky"))
-        #expect(try await mediator.call(target: "Flaky", action: "serial", shouldCacheTarget: true, as: Int.self) == 2)
-        #expect(try await mediator.call(target: "Flaky", action: "serial", shouldCacheTarget: true, as: Int.self) == 2)
+        let serials = try await withinHangLimit("the next creations") {
+            [
+                try await mediator.call(target: "Flaky", action: "serial", shouldCacheTarget: true, as: Int.self),
+                try await mediator.call(target: "Flaky", action: "serial", shouldCacheTarget: true, as: Int.self),
+            ]
+        }
+        #expect(serials == [2, 2])
         #expect(attempts.value == 2)
     }
 
@@ -268,6 +275,75 @@ struct AsyncCachingTests {
         release.open()
         #expect(try await withinHangLimit("the creator") { try await creator.value } == 1)
         #expect(mediator.hasCachedInstance(ofTarget: "Slow"))
+    }
+
+    @Test("A task that a factory starts (not awaited by it) may call the factory's own target: it gets the instance, no cycle")
+    func taskStartedByAFactoryIsNoCycle() async throws {
+        let mediator = Mediator()
+        let spawned = ReadWriteLock<Task<MediatorError.Code?, Never>?>(nil)
+        let spawnedRunning = Latch()
+        let made = Counter()
+        try mediator.register(
+            target: "Spawner",
+            make: { mediator async -> AsyncMade in
+                let serial = made.increment()
+                if serial == 1 {
+                    // A background task, as a factory might start to warm something up: it inherits
+                    // the factory's task-local values, but the factory never waits for it.
+                    let task = Task {
+                        spawnedRunning.open()
+                        return await Self.code(mediator, "Spawner")
+                    }
+                    spawned.withLock { $0 = task }
+                    await spawnedRunning.wait()
+                }
+                return AsyncMade(serial: serial)
+            },
+            actions: [Self.serialAction])
+
+        let serial = try await withinHangLimit("the creation") {
+            try await mediator.call(target: "Spawner", action: "serial", shouldCacheTarget: true, as: Int.self)
+        }
+        #expect(serial == 1)
+        let task = try #require(spawned.withLock { $0 })
+        // The background call either waited for the creation or found the instance: no failure.
+        let code = try await withinHangLimit("the factory's background task") { await task.value }
+        #expect(code == nil)
+        #expect(made.value == 1)
+    }
+
+    @Test("A task that a factory starts may create the factory's target again after that creation has ended")
+    func taskStartedByAFactoryAfterTheCreation() async throws {
+        let mediator = Mediator()
+        let spawned = ReadWriteLock<Task<MediatorError.Code?, Never>?>(nil)
+        let go = Latch()
+        let made = Counter()
+        try mediator.register(
+            target: "Spawner",
+            make: { mediator async -> AsyncMade in
+                let serial = made.increment()
+                if serial == 1 {
+                    // Calls only once the creation that started it has ended and been released.
+                    let task = Task {
+                        await go.wait()
+                        return await Self.code(mediator, "Spawner")
+                    }
+                    spawned.withLock { $0 = task }
+                }
+                return AsyncMade(serial: serial)
+            },
+            actions: [Self.serialAction])
+
+        let serial = try await withinHangLimit("the creation") {
+            try await mediator.call(target: "Spawner", action: "serial", shouldCacheTarget: true, as: Int.self)
+        }
+        #expect(serial == 1)
+        #expect(mediator.releaseCachedTarget(fullName: "Spawner"))
+        go.open()
+        let task = try #require(spawned.withLock { $0 })
+        let code = try await withinHangLimit("the factory's background task") { await task.value }
+        #expect(code == nil)
+        #expect(made.value == 2)
     }
 
     /// The code a cached call of `target`'s `serial` action failed with, or `nil`.

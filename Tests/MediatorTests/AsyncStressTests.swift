@@ -61,9 +61,9 @@ enum NestedSum {
 @Suite("Async concurrency stress")
 struct AsyncStressTests {
     static let tasks = 8
-    static let operationsPerTask = 1_500
+    static let operationsPerTask = 10_000
     static let threads = 2
-    static let operationsPerThread = 3_000
+    static let operationsPerThread = 20_000
 
     /// Cached targets: even ones have a synchronous factory, odd ones an async factory that
     /// suspends, so that concurrent callers meet during creation.
@@ -166,7 +166,9 @@ struct AsyncStressTests {
         }
 
         let failures = ledger.failures.withLock { $0 }
-        #expect(failures.isEmpty, "\(ledger.failureCount.value) failures (seed 0x\(String(StressTests.seed, radix: 16))), first: \(failures.joined(separator: "\n"))")
+        #expect(
+            failures.isEmpty,
+            "\(ledger.failureCount.value) failures (seed 0x\(String(StressTests.seed, radix: 16))), first: \(failures.joined(separator: "\n"))")
         // One instance per cached target between releases.
         let made = ledger.made.withLock { $0 }
         for index in 0..<AsyncStressLedger.cachedTargets {

@@ -134,18 +134,20 @@ struct MainActorTargetTests {
         let madeOffMain = Counter()
         let mediator = try screenMediator(made: made, madeOffMain: madeOffMain)
 
-        let (offMain, visits) = try await Task.detached { () async throws -> (Bool, [ScreenVisit?]) in
-            let offMain = !runsOnMainQueue()
-            let handle = try mediator.handle(target: "TestScreen", action: "tap", shouldCacheTarget: true)
-            let visits = [
-                try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit,
-                try await mediator.call(target: "TestScreen", action: "reload", shouldCacheTarget: true) as? ScreenVisit,
-                await mediator.perform(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit,
-                try await handle.call() as? ScreenVisit,
-                try await mediator.call(url: "app://TestScreen/tap") as? ScreenVisit,
-            ]
-            return (offMain, visits)
-        }.value
+        let (offMain, visits) = try await withinHangLimit("calls from a detached task") {
+            try await Task.detached { () async throws -> (Bool, [ScreenVisit?]) in
+                let offMain = !runsOnMainQueue()
+                let handle = try mediator.handle(target: "TestScreen", action: "tap", shouldCacheTarget: true)
+                let visits = [
+                    try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit,
+                    try await mediator.call(target: "TestScreen", action: "reload", shouldCacheTarget: true) as? ScreenVisit,
+                    await mediator.perform(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit,
+                    try await handle.call() as? ScreenVisit,
+                    try await mediator.call(url: "app://TestScreen/tap") as? ScreenVisit,
+                ]
+                return (offMain, visits)
+            }.value
+        }
         #expect(offMain)
         #expect(visits == (1...5).map { ScreenVisit(onMainQueue: true, taps: $0) })
         #expect(made.value == 1)
@@ -177,8 +179,8 @@ struct MainActorTargetTests {
         #expect(codes == Array(repeating: .asyncAction, count: 4))
         // Nothing ran: no instance was made, and the first tap that runs is the first one.
         #expect(made.value == 0)
-        #expect(
-            try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 1))
+        let firstTap = try await withinHangLimit("the first tap") { try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) }
+        #expect(firstTap as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 1))
     }
 
     @Test("From a detached task, a cached main-actor instance is still out of reach of the synchronous entry points")
@@ -218,8 +220,8 @@ struct MainActorTargetTests {
         }
         #expect(wrong.value == 0)
         #expect(made.value == 0)
-        #expect(
-            try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 1))
+        let firstTap = try await withinHangLimit("the first tap") { try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) }
+        #expect(firstTap as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 1))
     }
 
     @Test("From a plain thread, the completion forms run main-actor actions on the main actor and complete once")
@@ -277,10 +279,12 @@ struct MainActorTargetTests {
             return heard.titles
         }
         #expect(heardAtOnce == ["Profile"])
-        try await Task.detached {
-            _ = try await mediator.call(target: "TestScreen", action: "notify", params: ["done": callback])
-            _ = try await mediator.call(target: "Relay", action: "relay", params: ["done": callback])
-        }.value
+        try await withinHangLimit("callbacks from a detached task") {
+            try await Task.detached {
+                _ = try await mediator.call(target: "TestScreen", action: "notify", params: ["done": callback])
+                _ = try await mediator.call(target: "Relay", action: "relay", params: ["done": callback])
+            }.value
+        }
         #expect(await heard.titles == ["Profile", "Profile", "relayed"])
     }
 
@@ -293,17 +297,19 @@ struct MainActorTargetTests {
             return await Target_TestStorage()
         }
         let callers = 100
-        let counts = try await Task.detached {
-            try await withThrowingTaskGroup(of: Int.self) { group in
-                for index in 0..<callers {
-                    group.addTask {
-                        try await mediator.call(
-                            target: "TestStorage", action: "put", params: ["key": "k\(index)", "value": index], shouldCacheTarget: true, as: Int.self)
+        let counts = try await withinHangLimit("calls to a storage actor") {
+            try await Task.detached {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<callers {
+                        group.addTask {
+                            try await mediator.call(
+                                target: "TestStorage", action: "put", params: ["key": "k\(index)", "value": index], shouldCacheTarget: true, as: Int.self)
+                        }
                     }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
-            }
-        }.value
+            }.value
+        }
         // Each put saw a different size: they ran one at a time on the actor, on one instance.
         #expect(Set(counts) == Set(1...callers))
         #expect(made.value == 1)
