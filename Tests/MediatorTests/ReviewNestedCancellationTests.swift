@@ -14,11 +14,8 @@ struct ReviewNestedCancellationTests {
             actions: [
                 Action("wait") { _, _ async throws in
                     started.signal()
-                    // Suspends until the task is cancelled (no timing: the stream never yields).
-                    let (stream, continuation) = AsyncStream<Never>.makeStream()
-                    _ = continuation
-                    for await _ in stream {}
-                    try Task.checkCancellation()
+                    // Suspends until the task is cancelled (no timing), then throws CancellationError.
+                    try await suspendUntilCancelled()
                     return "not cancelled"
                 }
             ])
