@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// What exit status 130 promises: the README's table says "Ctrl-C (SIGINT) during a request: the
+/// request was cancelled and nothing was saved"; `--help`, "130 interrupted (the request was
+/// cancelled)" and "Ctrl-C during a request cancels it (exit 130; the data file is left as it was)".
+@Suite("Review 2: exit status 130 means nothing of the request was saved")
+struct Review2InterruptAfterSaveTests {
+    @Test("Ctrl-C after a request's change was saved, while its result is printed, does not exit 130 (\"nothing was saved\")")
+    func interruptAfterSave() throws {
+        let directory = Mediate.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try Mediate.run(["--data-dir", directory, "perform", "Accounts", "signUp", "username=ada", "password=analytical"]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: directory + "/state.json"))
+
+        // Standard output is a pipe already full and not read: the result's write blocks, after the save.
+        let output = Pipe()
+        let writeEnd = output.fileHandleForWriting.fileDescriptor
+        let flags = fcntl(writeEnd, F_GETFL)
+        _ = fcntl(writeEnd, F_SETFL, flags | O_NONBLOCK)
+        let block = [UInt8](repeating: UInt8(ascii: "f"), count: 4096)
+        while write(writeEnd, block, block.count) > 0 {}
+        _ = fcntl(writeEnd, F_SETFL, flags)
+
+        let process = Process()
+        process.executableURL = Mediate.binary
+        process.arguments = ["--data-dir", directory, "perform", "Accounts", "signUp", "username=bob", "password=analytical"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try output.fileHandleForWriting.close()
+
+        // The event: bob is in the saved file. From then on mediate is past the save, blocked printing.
+        let deadline = Date().addingTimeInterval(120)
+        var saved = false
+        while !saved && Date() < deadline {
+            let text = (try? String(contentsOfFile: directory + "/state.json", encoding: .utf8)) ?? ""
+            saved = text.contains("\"bob\"")
+            if !saved { usleep(2_000) }
+        }
+        try #require(saved, "mediate did not save within 120 s")
+        try InterruptTests.waitUntilCatchingInterrupts(process.processIdentifier)
+        _ = kill(process.processIdentifier, SIGINT)
+        _ = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+
+        let after = try Data(contentsOf: URL(fileURLWithPath: directory + "/state.json"))
+        #expect(process.terminationReason == .exit)
+        // Documented: 130 means the request was cancelled and nothing was saved.
+        #expect(process.terminationStatus != 130 || after == before, "exit \(process.terminationStatus), but bob was saved")
+    }
+}
