@@ -90,9 +90,15 @@ final class Interrupts: Sendable {
         sigaction(SIGINT, &action, nil)
     }
 
-    /// The task running the tool: a Ctrl-C during a request cancels it.
-    func attach(_ run: Task<Int32, Never>) {
-        state.withLock { $0.run = run }
+    /// Starts the task running the tool, recorded before it can reach a request: a Ctrl-C during a
+    /// request cancels it. (`cancellable` takes the same lock, so a request that starts at once
+    /// waits until the task is recorded.)
+    func start(_ makeRun: () -> Task<Int32, Never>) -> Task<Int32, Never> {
+        state.withLock { state in
+            let run = makeRun()
+            state.run = run
+            return run
+        }
     }
 
     /// Runs one request during which Ctrl-C cancels the tool's task instead of ending the process.

@@ -127,7 +127,8 @@ let tool = CommandLineTool(
     about: """
         mediate calls the actions of the modules registered in its mediator: the example modules
         Accounts and Notes, and the diagnostic target Echo (echo, delayedEcho, fail, nativeEcho).
-        Ctrl-C during a request cancels it (exit 130; the data file is left as it was).
+        Ctrl-C during a request cancels it (exit 130; the data file is left as it was); once a
+        request's change is saved, it stands, even if Ctrl-C comes before its result is printed.
         """,
     extraOptions: [
         "--data-dir DIR   where the example modules keep their state (default: $XDG_DATA_HOME/mediate,",
@@ -145,6 +146,5 @@ if let optionError {
 }
 // The tool runs in a task of its own, which a Ctrl-C during a request cancels.
 let commandLine = arguments
-let run = Task { await tool.run(commandLine) }
-Interrupts.shared.attach(run)
+let run = Interrupts.shared.start { Task { await tool.run(commandLine) } }
 exit(await run.value)

@@ -53,7 +53,7 @@ struct ReadmeConcurrencyTests {
         // The synchronous call refuses, as the README says, with this message.
         let refused = #expect(throws: MediatorError.self) { try mediator.call(target: "Feed", action: "load", params: ["page": 1]) }
         #expect(refused?.code == .asyncAction)
-        #expect(refused?.reason.hasPrefix("not run: the action is async; call it with await, or with the completion form") == true)
+        #expect(refused?.reason.hasPrefix("not run: the action is async; call it with await from an async function, or with the completion form") == true)
     }
 
     @Test("The main-actor target example answers from any task")

@@ -155,6 +155,30 @@ extension Mediator {
         }
     }
 
+    /// The async `perform` with the result as a `T`, or `nil` when the call failed or the result
+    /// is not a `T`; runs async actions too.
+    ///
+    /// ```swift
+    /// let count = await mediator.perform(target: "Feed", action: "count", as: Int.self) ?? 0
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    ///   - type: the type of the result.
+    /// - Returns: the result as a `T`, or `nil`.
+    public func perform<T>(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false,
+        as type: T.Type
+    ) async -> T? {
+        await perform(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) as? T
+    }
+
     private func resultMismatch(
         _ result: (any Sendable)?, expected: Any.Type, target: String, action: String, detail: String?
     ) -> MediatorError {

@@ -9,8 +9,7 @@ extension Mediator {
             if cycle.action == nil { cycle.action = action }
             return cycle
         }
-        if error is CancellationError { return cancelledError(target: target, action: action, underlying: error) }
-        if let nested = error as? MediatorError, nested.code == .cancelled { return cancelledError(target: target, action: action, underlying: nested) }
+        if let cancelled = cancellation(error) { return cancelledError(target: target, action: action, underlying: cancelled) }
         return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "could not create the target: \(error)")
     }
 
@@ -24,14 +23,23 @@ extension Mediator {
         if let mediatorError = error as? MediatorError, mediatorError.code == .callDepthExceeded {
             return mediatorError
         }
-        if error is CancellationError { return cancelledError(target: target, action: action, underlying: error) }
-        if let nested = error as? MediatorError, nested.code == .cancelled { return cancelledError(target: target, action: action, underlying: nested) }
+        if let cancelled = cancellation(error) { return cancelledError(target: target, action: action, underlying: cancelled) }
         if var mediatorError = error as? MediatorError, mediatorError.target == nil {
             mediatorError.target = target
             mediatorError.action = action
             return mediatorError
         }
         return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "\(context): \(error)")
+    }
+
+    /// `error` when it means that the calling task was cancelled: a `CancellationError`, or a
+    /// nested call's `cancelled`, while this task is cancelled. Another task's cancellation that
+    /// an action merely awaited is the action's failure, not the caller's cancellation.
+    func cancellation(_ error: any Error) -> (any Error)? {
+        guard Task.isCancelled else { return nil }
+        if error is CancellationError { return error }
+        if let nested = error as? MediatorError, nested.code == .cancelled { return nested }
+        return nil
     }
 
     /// The error for a call whose task was cancelled, which stopped with `underlying`.
@@ -43,7 +51,8 @@ extension Mediator {
     func asyncActionError(_ suspension: Suspension) -> MediatorError {
         MediatorError(
             .asyncAction, target: Names.shown(suspension.target, as: .target), action: Names.shown(suspension.action, as: .action),
-            reason: "not run: \(suspension.reason.text); call it with await, or with the completion form (perform(target:action:params:completion:))"
+            reason:
+                "not run: \(suspension.reason.text); call it with await from an async function, or with the completion form (perform(target:action:params:completion:))"
         )
     }
 

@@ -32,7 +32,7 @@ struct Help {
 
             EXIT STATUS:
               0 success   64 usage error   65 invalid URL or parameter   69 target or action not found
-              70 the action failed   77 forbidden   130 interrupted (the request was cancelled)
+              70 the action failed   77 forbidden   130 interrupted (a request under way was cancelled)
               74 environment failure: the data directory, standard input (batch), or standard output
                  cannot be used (a full disk; a closed pipe when SIGPIPE is ignored; at its default,
                  SIGPIPE ends the process, as for any filter)
