@@ -48,8 +48,16 @@ struct Review2InterruptAfterSaveTests {
         try #require(saved, "mediate did not save within 120 s")
         try InterruptTests.waitUntilCatchingInterrupts(process.processIdentifier)
         _ = kill(process.processIdentifier, SIGINT)
-        _ = output.fileHandleForReading.readDataToEndOfFile()
+        // The pipe is drained only once mediate has ended: until then its print stays blocked, so
+        // the Ctrl-C, not the end of the print, decides how it ends (no race).
+        let exitDeadline = Date().addingTimeInterval(120)
+        while process.isRunning && Date() < exitDeadline { usleep(2_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            Issue.record("mediate did not end within 120 s of Ctrl-C")
+        }
         process.waitUntilExit()
+        _ = output.fileHandleForReading.readDataToEndOfFile()
 
         let after = try Data(contentsOf: URL(fileURLWithPath: directory + "/state.json"))
         #expect(process.terminationReason == .exit)
