@@ -9,13 +9,13 @@ struct AsyncCacheTests {
     func oneInstance() async throws {
         let mediator = Mediator()
         let made = Counter()
-        let creating = Signal()
-        let release = Signal()
+        let creating = Latch()
+        let release = Latch()
         try mediator.register(
             target: "Store", alwaysCached: true,
             make: { _ async -> Box in
                 made.increment()
-                creating.signal()
+                creating.open()
                 await release.wait()
                 return Box()
             }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
@@ -23,7 +23,7 @@ struct AsyncCacheTests {
         await creating.wait()
         // Every other caller starts while the factory is suspended inside the creation.
         let others = (0..<50).map { _ in Task { try await mediator.call(target: "Store", action: "id") as? ObjectIdentifier } }
-        release.signal()
+        release.open()
         let expected = try await first.value
         for other in others { #expect(try await other.value == expected) }
         #expect(made.value == 1)
@@ -93,12 +93,12 @@ struct AsyncCacheTests {
     @Test("A synchronous caller never waits for an async factory's creation: asyncAction, while async callers wait")
     func syncCallerDoesNotWait() async throws {
         let mediator = Mediator()
-        let creating = Signal()
-        let release = Signal()
+        let creating = Latch()
+        let release = Latch()
         try mediator.register(
             target: "Slow", alwaysCached: true,
             make: { _ async -> Box in
-                creating.signal()
+                creating.open()
                 await release.wait()
                 return Box()
             }, actions: [Action("ok") { _, _ in "ok" }])
@@ -114,7 +114,7 @@ struct AsyncCacheTests {
             }
         }
         #expect(code.withReadLock { $0 } == .asyncAction)
-        release.signal()
+        release.open()
         #expect(try await creator.value as? String == "ok")
     }
 }
@@ -124,12 +124,12 @@ struct AsyncCallersDoNotBlockTests {
     @Test("While a synchronous factory runs on another thread, async callers of its target suspend and the pool stays free")
     func suspendOnSyncCreator() async throws {
         let mediator = Mediator()
-        let creating = Signal()
+        let creating = Latch()
         let release = DispatchSemaphore(value: 0)
         try mediator.register(
             target: "Slow", alwaysCached: true,
             make: { _ -> Box in
-                creating.signal()
+                creating.open()
                 release.wait()  // a plain thread, blocked until the test lets it go
                 return Box()
             }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])

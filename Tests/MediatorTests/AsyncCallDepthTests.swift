@@ -36,19 +36,19 @@ struct AsyncCallDepthTests {
                 },
                 Action("sync") { mediator, params in
                     runs.increment()
-                    let reached = try params.value("reached", as: Signal.self)
+                    let reached = try params.value("reached", as: Latch.self)
                     let depthError = try params.value("depthError", as: ReadWriteLock<MediatorError?>.self)
                     mediator.perform(target: "Hop", action: "async", params: params) { result in
                         // Only the innermost call fails; every other level answers nil.
                         if case .failure(let error) = result {
                             depthError.withLock { $0 = error }
-                            reached.signal()
+                            reached.open()
                         }
                     }
                     return nil
                 },
             ])
-        let reached = Signal()
+        let reached = Latch()
         let depthError = ReadWriteLock<MediatorError?>(nil)
         _ = try await mediator.call(target: "Hop", action: "async", params: ["reached": reached, "depthError": depthError])
         await reached.wait()

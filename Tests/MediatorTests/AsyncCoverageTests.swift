@@ -98,14 +98,14 @@ struct AsyncCoverageTests {
     @Test("Two tasks whose async factories each await the other's target: both fail with cyclicTargetCreation")
     func crossTaskCycle() async throws {
         let mediator = Mediator()
-        let insideA = Signal()
-        let insideB = Signal()
-        let go = Signal()
+        let insideA = Latch()
+        let insideB = Latch()
+        let go = Latch()
         for (name, other, inside) in [("A", "B", insideA), ("B", "A", insideB)] {
             try mediator.register(
                 target: name, alwaysCached: true,
                 make: { mediator async throws -> Box in
-                    inside.signal()
+                    inside.open()
                     await go.wait()
                     _ = try await mediator.call(target: other, action: "id")
                     return Box()
@@ -116,7 +116,7 @@ struct AsyncCoverageTests {
         // Both factories are inside their creations before either asks for the other.
         await insideA.wait()
         await insideB.wait()
-        go.signal()
+        go.open()
         for task in [first, second] {
             let result = await task.result
             guard case .failure(let error as MediatorError) = result else {

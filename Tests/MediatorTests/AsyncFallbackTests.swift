@@ -100,13 +100,13 @@ struct AsyncFallbackTests {
     func urlCompletion() async throws {
         let mediator = Mediator()
         try mediator.register(target: "Feed", make: { _ in Target_Feed() }, actions: Target_Feed.actions)
-        let done = Signal()
+        let done = Latch()
         let calls = Counter()
         let results = ReadWriteLock<[String]>([])
         let immediate = mediator.open("app://Feed/load?page=3") { outcome in
             calls.increment()
             results.withLock { $0.append("\(outcome["result"] ?? "none")") }
-            done.signal()
+            done.open()
         }
         #expect(immediate == nil)
         await done.wait()

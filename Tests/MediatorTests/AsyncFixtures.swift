@@ -2,36 +2,6 @@ import Mediator
 import TestSupport
 import Testing
 
-/// A one-shot event a test waits for without timing: `wait()` returns once `signal()` has been
-/// called (at once if it already was). Code under test signals it; tests await it.
-final class Signal: Sendable {
-    private let state = ReadWriteLock<(signalled: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    init() {}
-
-    func signal() {
-        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
-            state.signalled = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now: Bool = state.withLock { state in
-                if state.signalled { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    var isSignalled: Bool { state.withReadLock { $0.signalled } }
-}
-
 /// A target whose actions await.
 final class Target_Feed: MediatorTarget {
     static let made = Counter()

@@ -5,22 +5,16 @@ import Testing
 @Suite("Cancellation reaches the running action", hangLimit)
 struct CancellationTests {
     /// A mediator whose `Wait/forever` action signals `started`, then waits until cancelled.
-    func waitingMediator(started: Signal, finished: Counter) throws -> Mediator {
+    func waitingMediator(started: Latch, finished: Counter) throws -> Mediator {
         let mediator = Mediator()
         try mediator.register(
             target: "Wait",
             actions: [
                 Action("forever") { _, _ async throws in
                     defer { finished.increment() }
-                    started.signal()
-                    // Suspends until the task is cancelled (no timing: only cancellation wakes it).
-                    let cancelled = Signal()
-                    await withTaskCancellationHandler {
-                        await cancelled.wait()
-                    } onCancel: {
-                        cancelled.signal()
-                    }
-                    try Task.checkCancellation()
+                    started.open()
+                    // Suspends until the task is cancelled (no timing), then throws CancellationError.
+                    try await suspendUntilCancelled()
                     return "not cancelled"
                 },
                 Action("checks") { _, _ async in Task.isCancelled },
@@ -30,7 +24,7 @@ struct CancellationTests {
 
     @Test("Cancelling the calling task ends the action with CancellationError: the call throws cancelled")
     func cancelTask() async throws {
-        let started = Signal()
+        let started = Latch()
         let finished = Counter()
         let mediator = try waitingMediator(started: started, finished: finished)
         let task = Task { try await mediator.call(target: "Wait", action: "forever") }
@@ -51,7 +45,7 @@ struct CancellationTests {
 
     @Test("An action called from an already cancelled task sees Task.isCancelled")
     func alreadyCancelled() async throws {
-        let mediator = try waitingMediator(started: Signal(), finished: Counter())
+        let mediator = try waitingMediator(started: Latch(), finished: Counter())
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await mediator.call(target: "Wait", action: "checks") as? Bool
@@ -61,15 +55,15 @@ struct CancellationTests {
 
     @Test("Cancelling the task a completion form returned: the completion gets cancelled, once")
     func completionCancelled() async throws {
-        let started = Signal()
+        let started = Latch()
         let mediator = try waitingMediator(started: started, finished: Counter())
-        let completed = Signal()
+        let completed = Latch()
         let count = Counter()
         let codes = ReadWriteLock<[MediatorError.Code]>([])
         let task = mediator.perform(target: "Wait", action: "forever") { result in
             if case .failure(let error) = result { codes.withLock { $0.append(error.code) } }
             count.increment()
-            completed.signal()
+            completed.open()
         }
         await started.wait()
         task.cancel()
@@ -82,12 +76,12 @@ struct CancellationTests {
     @Test("A caller waiting for another call's creation of a cached target can be cancelled")
     func cancelWhileWaitingForCreation() async throws {
         let mediator = Mediator()
-        let creating = Signal()
-        let release = Signal()
+        let creating = Latch()
+        let release = Latch()
         try mediator.register(
             target: "Slow", alwaysCached: true,
             make: { _ async -> Box in
-                creating.signal()
+                creating.open()
                 await release.wait()
                 return Box()
             }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
@@ -98,11 +92,11 @@ struct CancellationTests {
         let waited = await waiter.result
         guard case .failure(let error as MediatorError) = waited else {
             Issue.record("expected the waiter to be cancelled, got \(waited)")
-            release.signal()
+            release.open()
             return
         }
         #expect(error.code == .cancelled)
-        release.signal()
+        release.open()
         #expect(try await creator.value is ObjectIdentifier)
     }
 }

@@ -6,13 +6,13 @@ import Testing
 struct CompletionTests {
     /// Calls `perform(..., completion:)` and returns what the completion got, and how many times.
     func complete(_ mediator: Mediator, _ target: String, _ action: String, _ params: Params = [:]) async -> (Result<(any Sendable)?, MediatorError>?, Int) {
-        let done = Signal()
+        let done = Latch()
         let calls = Counter()
         let got = ReadWriteLock<Result<(any Sendable)?, MediatorError>?>(nil)
         let task = mediator.perform(target: target, action: action, params: params) { result in
             got.withLock { $0 = result }
             calls.increment()
-            done.signal()
+            done.open()
         }
         await done.wait()
         await task.value  // the task is over: no second call can come later

@@ -70,13 +70,13 @@ struct ReadmeConcurrencyTests {
         try mediator.register(ReadmeConcurrency.Target_Feed.self) { _ async throws in
             ReadmeConcurrency.Target_Feed(store: try await ReadmeConcurrency.FeedStore.open())
         }
-        let done = Signal()
+        let done = Latch()
         let titles = ReadWriteLock<[String]>([])
         let call = mediator.perform(target: "Feed", action: "load", params: ["page": 1]) { result in
             if case .success(let page) = result, let title = (page as? [String: any Sendable])?["title"] as? String {
                 titles.withLock { $0.append(title) }
             }
-            done.signal()
+            done.open()
         }
         await done.wait()
         await call.value

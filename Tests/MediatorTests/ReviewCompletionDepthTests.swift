@@ -9,7 +9,7 @@ final class CompletionChain: Sendable {
     let limit: Int
     let levels = Counter()
     let refusals = Counter()
-    let ended = Signal()
+    let ended = Latch()
 
     init(mediator: Mediator, limit: Int) {
         self.mediator = mediator
@@ -21,9 +21,9 @@ final class CompletionChain: Sendable {
             let level = self.levels.increment()
             if case .failure(let error) = result, error.code == .callDepthExceeded {
                 self.refusals.increment()
-                self.ended.signal()
+                self.ended.open()
             } else if level >= self.limit {
-                self.ended.signal()
+                self.ended.open()
             } else {
                 self.next()
             }
@@ -49,7 +49,7 @@ struct ReviewCompletionDepthTests {
     @Test("The calls a completion makes count from the depth of the code that started it")
     func completionCountsFromCaller() async throws {
         let mediator = Mediator(maximumCallDepth: 3)
-        let completed = Signal()
+        let completed = Latch()
         let codes = ReadWriteLock<[MediatorError.Code?]>([])
         try mediator.register(
             target: "Depth",
@@ -64,7 +64,7 @@ struct ReviewCompletionDepthTests {
                         } catch {
                             codes.withLock { $0.append((error as? MediatorError)?.code) }
                         }
-                        completed.signal()
+                        completed.open()
                     }
                     return "started"
                 },

@@ -7,13 +7,13 @@ import Testing
 struct ReviewNestedCancellationTests {
     /// `Inner/wait` signals `started`, then waits until its task is cancelled; `Outer/load` awaits
     /// it through the mediator, as `Notes/export` awaits `Accounts/verifyToken`.
-    func nestedMediator(started: Signal) throws -> Mediator {
+    func nestedMediator(started: Latch) throws -> Mediator {
         let mediator = Mediator()
         try mediator.register(
             target: "Inner",
             actions: [
                 Action("wait") { _, _ async throws in
-                    started.signal()
+                    started.open()
                     // Suspends until the task is cancelled (no timing), then throws CancellationError.
                     try await suspendUntilCancelled()
                     return "not cancelled"
@@ -29,7 +29,7 @@ struct ReviewNestedCancellationTests {
 
     @Test("Cancelling a call whose action awaits another mediator call throws cancelled, not actionFailed")
     func nestedCallCancelled() async throws {
-        let started = Signal()
+        let started = Latch()
         let mediator = try nestedMediator(started: started)
         let task = Task { try await mediator.call(target: "Outer", action: "load") }
         await started.wait()
@@ -44,13 +44,13 @@ struct ReviewNestedCancellationTests {
 
     @Test("The completion form reports a cancelled nested call as cancelled")
     func nestedCallCancelledCompletion() async throws {
-        let started = Signal()
+        let started = Latch()
         let mediator = try nestedMediator(started: started)
-        let completed = Signal()
+        let completed = Latch()
         let codes = ReadWriteLock<[MediatorError.Code]>([])
         let task = mediator.perform(target: "Outer", action: "load") { result in
             if case .failure(let error) = result { codes.withLock { $0.append(error.code) } }
-            completed.signal()
+            completed.open()
         }
         await started.wait()
         task.cancel()

@@ -7,7 +7,7 @@ import Testing
 @Suite("Review: creation records inherited by tasks a factory starts", hangLimit)
 struct ReviewStaleCreationTests {
     /// `Flaky`'s first creation starts a task (which waits for `go`, then calls `Flaky`) and fails.
-    func flakyMediator(go: Signal, later: ReadWriteLock<Task<Bool, Never>?>, awaiting: Bool) throws -> Mediator {
+    func flakyMediator(go: Latch, later: ReadWriteLock<Task<Bool, Never>?>, awaiting: Bool) throws -> Mediator {
         let mediator = Mediator()
         let attempts = Counter()
         try mediator.register(
@@ -41,14 +41,14 @@ struct ReviewStaleCreationTests {
 
     @Test("A task started by a failed async factory later creates the target, without a false cycle")
     func laterAsyncCall() async throws {
-        let go = Signal()
+        let go = Latch()
         let later = ReadWriteLock<Task<Bool, Never>?>(nil)
         let mediator = try flakyMediator(go: go, later: later, awaiting: true)
         let first = await #expect(throws: MediatorError.self) {
             try await mediator.call(target: "Flaky", action: "id", shouldCacheTarget: true)
         }
         #expect(first?.code == .actionFailed)
-        go.signal()
+        go.open()
         let task = try #require(later.withReadLock { $0 })
         #expect(await task.value, "the later call failed (cyclicTargetCreation: the gate of the failed creation is still recorded as held by this task)")
         #expect(mediator.hasCachedInstance(ofTarget: "Flaky"))
@@ -56,11 +56,11 @@ struct ReviewStaleCreationTests {
 
     @Test("A synchronous call from such a task is told to await (asyncAction), not cyclicTargetCreation")
     func laterSyncCall() async throws {
-        let go = Signal()
+        let go = Latch()
         let later = ReadWriteLock<Task<Bool, Never>?>(nil)
         let mediator = try flakyMediator(go: go, later: later, awaiting: false)
         _ = await mediator.perform(target: "Flaky", action: "id", shouldCacheTarget: true)
-        go.signal()
+        go.open()
         let task = try #require(later.withReadLock { $0 })
         #expect(await task.value)
     }

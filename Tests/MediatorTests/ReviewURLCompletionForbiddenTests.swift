@@ -5,9 +5,9 @@ import Testing
 /// Signals when it is deallocated: here, when the task running a URL call lets go of the
 /// completion that holds it, which is after the completion was (or was not) called.
 final class DroppedSentinel: Sendable {
-    let dropped: Signal
-    init(_ dropped: Signal) { self.dropped = dropped }
-    deinit { dropped.signal() }
+    let dropped: Latch
+    init(_ dropped: Latch) { self.dropped = dropped }
+    deinit { dropped.open() }
 }
 
 /// Review of issue 12: `open(_:completion:)` decides "refused as forbidden, do not call back" from
@@ -53,7 +53,7 @@ struct ReviewURLCompletionForbiddenTests {
     func asyncActionForbidden() async throws {
         let mediator = try guardedMediator()
         let count = Counter()
-        let dropped = Signal()
+        let dropped = Latch()
         do {
             let sentinel = DroppedSentinel(dropped)
             let returned = mediator.open("app://Guard/checkLater") { _ in
