@@ -59,11 +59,13 @@ enum CreationCoordinator {
         /// The serial of the last creation by a task.
         var lastSerial: UInt64 = 0
 
-        /// The creations in `held` (the records a task inherited), from the one through `gate`
-        /// inward, when that one is still running; `nil` otherwise.
-        func runningPart(of held: [Creation], from gate: ObjectIdentifier) -> [Creation]? {
+        /// The cycle a task closes by asking for `gate` while it holds (in `held`, the records it
+        /// inherited) that gate's running creation: the targets from that creation inward, first
+        /// and last the same; `nil` when the creation through `gate` in `held` is over or absent.
+        func cycle(through held: [Creation], asking gate: ObjectIdentifier) -> [String]? {
             guard let owned = taskOwned[gate], let start = held.firstIndex(where: { $0.gate == gate && $0.serial == owned.serial }) else { return nil }
-            return Array(held[start...])
+            let names = held[start...].map(\.target)
+            return names + [names[0]]
         }
 
         /// The innermost of `held` that is still running.
@@ -100,10 +102,7 @@ enum CreationCoordinator {
         return try graph.wait { graph throws(MediatorError) -> Bool? in
             if graph.taskOwned[creation.gate] != nil {
                 graph.waiting[me] = nil
-                if let running = graph.runningPart(of: inTask, from: creation.gate) {
-                    let names = running.map(\.target)
-                    throw cycleError(names + [names[0]], asked: creation.target)
-                }
+                if let cycle = graph.cycle(through: inTask, asking: creation.gate) { throw cycleError(cycle, asked: creation.target) }
                 return false
             }
             guard let owner = graph.owners[creation.gate] else {
@@ -127,9 +126,8 @@ enum CreationCoordinator {
     /// never end); `nil` when the gate is not held by this task.
     static func cycleIfHeldByThisTask(_ gate: CreationGate) -> MediatorError? {
         let inTask = heldByTask
-        guard !inTask.isEmpty, let running = graph.withLock({ $0.runningPart(of: inTask, from: ObjectIdentifier(gate)) }) else { return nil }
-        let names = running.map(\.target)
-        return cycleError(names + [names[0]], asked: gate.target)
+        guard !inTask.isEmpty, let cycle = graph.withLock({ $0.cycle(through: inTask, asking: ObjectIdentifier(gate)) }) else { return nil }
+        return cycleError(cycle, asked: gate.target)
     }
 
     /// Makes the calling code the creator through `gate` if it is free, without waiting: as the
@@ -143,10 +141,7 @@ enum CreationCoordinator {
         let inTask = heldByTask
         let me = currentThreadID()
         return try graph.withLock { graph throws(MediatorError) in
-            if let running = graph.runningPart(of: inTask, from: creation.gate) {
-                let names = running.map(\.target)
-                throw cycleError(names + [names[0]], asked: creation.target)
-            }
+            if let cycle = graph.cycle(through: inTask, asking: creation.gate) { throw cycleError(cycle, asked: creation.target) }
             guard !graph.isOwned(creation.gate) else { return false }
             graph.names[creation.gate] = creation.target
             if asTask {

@@ -28,8 +28,7 @@ extension Mediator {
         as type: T.Type
     ) throws(MediatorError) -> T {
         let result = try call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
-        if let value = result as? T { return value }
-        throw resultMismatch(result, expected: T.self, target: target, action: action, detail: nil)
+        return try cast(result, as: T.self, target: target, action: action)
     }
 
     /// Calls an action and converts its result to a `Decodable` `T`: a result that already is a
@@ -116,8 +115,7 @@ extension Mediator {
         as type: T.Type
     ) async throws(MediatorError) -> T {
         let result = try await call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
-        if let value = result as? T { return value }
-        throw resultMismatch(result, expected: T.self, target: target, action: action, detail: nil)
+        return try cast(result, as: T.self, target: target, action: action)
     }
 
     /// Calls an action, awaiting it if need be, and converts its result to a `Decodable` `T`
@@ -146,6 +144,13 @@ extension Mediator {
         return try decoded(result, as: T.self, target: target, action: action)
     }
 
+    /// `result` as a `T`, cast, never converted; else the mismatch error.
+    private func cast<T>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) throws(MediatorError) -> T {
+        if let value = result as? T { return value }
+        throw resultMismatch(result, expected: T.self, target: target, action: action, detail: nil)
+    }
+
+    /// `result` as a `T`: cast when it is one, else decoded from plain values; else the mismatch error.
     private func decoded<T: Decodable>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) throws(MediatorError) -> T {
         if let value = result as? T { return value }
         do {

@@ -44,10 +44,7 @@ public protocol MainActorTarget: AnyObject, Sendable {
 
 extension MainActorTarget {
     /// The type's name without its `Target_` prefix, as for ``MediatorTarget/targetName``.
-    public nonisolated static var targetName: String {
-        let typeName = String(describing: Self.self)
-        return Names.canonical(typeName, as: .target) ?? typeName
-    }
+    public nonisolated static var targetName: String { Names.defaultTargetName(of: Self.self) }
     /// No description: `nil`.
     public nonisolated static var targetSummary: String? { nil }
     /// Not always cached.

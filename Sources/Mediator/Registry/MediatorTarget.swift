@@ -54,13 +54,7 @@ extension MediatorTarget {
     /// The type's name without its `Target_` prefix: `Target_Notes` is `Notes`, and a type
     /// named `Notes` is `Notes` too. A type named `Target_Target_Notes` keeps its whole name,
     /// which registration refuses as ``MediatorError/Code/invalidName``.
-    public static var targetName: String {
-        // Canonical when the type's name has a canonical form; otherwise the name as it is, for
-        // registration to refuse (stripping here and again there would let `Target_Target_X`
-        // register as `X`).
-        let typeName = String(describing: Self.self)
-        return Names.canonical(typeName, as: .target) ?? typeName
-    }
+    public static var targetName: String { Names.defaultTargetName(of: Self.self) }
     /// No description: `nil`.
     public static var targetSummary: String? { nil }
     /// Not always cached: each call makes a new instance unless it asks for the cached one.

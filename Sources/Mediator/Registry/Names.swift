@@ -36,6 +36,14 @@ enum Names {
         return isCanonical(rest, as: role) ? rest : nil
     }
 
+    /// The name a target type answers to by default: its type name without the `Target_` prefix,
+    /// when that name has a canonical form; otherwise the name as it is, for registration to
+    /// refuse (stripping here and again there would let `Target_Target_X` register as `X`).
+    static func defaultTargetName(of type: Any.Type) -> String {
+        let typeName = String(describing: type)
+        return canonical(typeName, as: .target) ?? typeName
+    }
+
     /// `name` as errors show it: its canonical form when it has one, else as the caller gave it.
     static func shown(_ name: String, as role: Role) -> String {
         canonical(name, as: role) ?? name
