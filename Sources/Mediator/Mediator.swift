@@ -48,10 +48,23 @@ public final class Mediator: Sendable {
     /// The default ``maximumCallDepth``: 32.
     public static let defaultMaximumCallDepth = 32
 
+    /// What happens to params that an action with declared parameters did not declare, unless
+    /// the action says otherwise (``Action/undeclaredParameters(_:)``). The default,
+    /// ``UndeclaredParameterPolicy/refusedFromOutside``, refuses them from URL and command-line
+    /// calls and passes them on from in-process calls.
+    public let undeclaredParameters: UndeclaredParameterPolicy
+
     /// A mediator with no targets and no fallback.
     ///
-    /// - Parameter maximumCallDepth: see ``maximumCallDepth``; at least 1.
-    public init(maximumCallDepth: Int = Mediator.defaultMaximumCallDepth) {
+    /// ```swift
+    /// let strict = Mediator(undeclaredParameters: .refused)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maximumCallDepth: see ``maximumCallDepth``; at least 1.
+    ///   - undeclaredParameters: see ``undeclaredParameters``.
+    public init(maximumCallDepth: Int = Mediator.defaultMaximumCallDepth, undeclaredParameters: UndeclaredParameterPolicy = .refusedFromOutside) {
         self.maximumCallDepth = max(1, maximumCallDepth)
+        self.undeclaredParameters = undeclaredParameters
     }
 }

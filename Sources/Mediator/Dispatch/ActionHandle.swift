@@ -26,11 +26,16 @@ public struct ActionHandle: Sendable {
     /// create it when the handle was made).
     let cache: Bool
     let mediator: Mediator
+    /// The action's declared parameters, checked on every call (an in-process call's policy).
+    let contract: ActionContract?
     /// A synchronous action bound to its resolved instance: the hot path, one closure to copy
     /// instead of an `ActionRun` and an instance (each copied through value witnesses).
     let direct: (@Sendable (Params) throws -> (any Sendable)?)?
 
-    init(target: String, action: String, run: ActionRun, instance: (any TargetInstance)?, resolved: ResolvedTarget, cache: Bool, mediator: Mediator) {
+    init(
+        target: String, action: String, run: ActionRun, contract: ActionContract?, instance: (any TargetInstance)?, resolved: ResolvedTarget, cache: Bool,
+        mediator: Mediator
+    ) {
         self.target = target
         self.action = action
         self.run = run
@@ -38,7 +43,9 @@ public struct ActionHandle: Sendable {
         self.resolved = resolved
         self.cache = cache
         self.mediator = mediator
-        if case .sync(let body) = run, let instance {
+        // An action with declared parameters goes the general way, which checks them.
+        self.contract = contract?.parameters == nil ? nil : contract
+        if case .sync(let body) = run, let instance, self.contract == nil {
             direct = { params in try body(instance, params) }
         } else {
             direct = nil
@@ -107,11 +114,19 @@ public struct ActionHandle: Sendable {
     }
 
     /// The call as far as it goes without awaiting (see ``Mediator``'s `dispatch`).
-    private func outcome(_ params: Params, awaiting: Bool = false) -> Outcome {
+    private func outcome(_ given: Params, awaiting: Bool = false) -> Outcome {
         guard let saved = CallDepth.enter(limit: mediator.maximumCallDepth) else {
             return .failed(mediator.callDepthExceededError(target: target, action: action))
         }
         defer { CallDepth.restore(saved) }
+        let params: Params
+        switch contract?.validate(
+            given, refuseUndeclared: (contract?.policy ?? mediator.undeclaredParameters).refuses(fromOutside: false), target: target, action: action)
+        {
+        case .success(let checked): params = checked
+        case .failure(let error): return .failed(error)
+        case nil: params = given
+        }
         guard run.canRunNow else {
             return mediator.suspend(run.awaitReason, target: target, action: action) { await self.outcomeAwaiting(params) }
         }
@@ -187,6 +202,8 @@ extension Mediator {
             // An instance only an async factory can make is made by the first call instead.
             if case .done(let made) = instanceNow(of: resolved, cache: true, action: found.name) { instance = try made.get() }
         }
-        return ActionHandle(target: resolved.name, action: found.name, run: found.run, instance: instance, resolved: resolved, cache: cache, mediator: self)
+        return ActionHandle(
+            target: resolved.name, action: found.name, run: found.run, contract: found.contract, instance: instance, resolved: resolved, cache: cache,
+            mediator: self)
     }
 }

@@ -7,14 +7,14 @@
 extension Mediator {
     /// A resolved action: its instance (awaiting a factory or another call's creation if need
     /// be), then the action.
-    func runActionAwaiting(_ resolved: ResolvedTarget, _ found: RegisteredAction, params: Params, cache: Bool) async -> Outcome {
+    func runActionAwaiting(_ resolved: ResolvedTarget, _ found: RegisteredAction, _ run: ActionRun, params: Params, cache: Bool) async -> Outcome {
         let instance: any TargetInstance
         switch await instanceAwaiting(of: resolved, cache: cache, action: found.name) {
         case .success(let made): instance = made
         case .failure(let error): return .failed(error)
         }
         do {
-            return .answered(try await found.run.runAwaiting(on: instance, params: params))
+            return .answered(try await run.runAwaiting(on: instance, params: params))
         } catch {
             return .failed(actionFailedError(from: error, target: resolved.name, action: found.name, context: "the action failed"))
         }
@@ -67,8 +67,13 @@ extension Mediator {
 
     /// The whole call, awaiting what must be awaited: the synchronous pipeline first (most
     /// calls end there), then, if it stopped, the rest with the call's depth in the task.
-    func dispatchAwaiting(target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false) async -> Outcome {
-        let outcome = dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, remote: remote, awaiting: true)
+    func dispatchAwaiting(
+        target: String, action: String, params: Params, input: (any Encodable & Sendable)? = nil, shouldCacheTarget: Bool, remote: Bool = false,
+        outside: Bool = false
+    ) async -> Outcome {
+        let outcome = dispatch(
+            target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside,
+            awaiting: true)
         guard case .suspended = outcome else { return outcome }
         // `dispatch` counted the call one deeper than the code around it.
         return await outcome.finished(depth: CallDepth.current + 1)

@@ -88,7 +88,7 @@ extension Mediator {
     enum Resolution {
         /// The hot path: the action and an instance to run it on (cached, or the mediator for a
         /// closure target), copied out with as few retains as possible.
-        case ready(ActionRun, any TargetInstance)
+        case ready(ActionRun, any TargetInstance, ActionContract?)
         case action(ResolvedTarget, RegisteredAction)
         case missingAction(ResolvedTarget, NotFoundHandler?)
         case missingTarget
@@ -102,8 +102,8 @@ extension Mediator {
             guard let slot = registry.slot(named: target) else { return .missingTarget }
             if let found = slot.definition.action(named: action) {
                 if !(remote && found.isLocalOnly) {
-                    if let cached = slot.cached { return .ready(found.run, cached) }
-                    if slot.definition.make == nil { return .ready(found.run, self) }
+                    if let cached = slot.cached { return .ready(found.run, cached, found.contract) }
+                    if slot.definition.make == nil { return .ready(found.run, self, found.contract) }
                 }
                 return .action(slot.resolved, found)
             }
@@ -122,8 +122,13 @@ extension Mediator {
     ///   - awaiting: the caller will await the rest of the call if it suspends, so it must not
     ///     block a thread either: it suspends rather than wait for another call's creation of the
     ///     cached instance, even by a synchronous factory.
+    ///   - input: a typed key's input: passed as is to an action registered against a key of its
+    ///     type, else encoded to params (which `params` then stands in for).
+    ///   - outside: the call came from outside the program (the command line; a `remote` call
+    ///     always does): undeclared params are refused by the default policy.
     func dispatch(
-        target: String, action: String, params: Params, shouldCacheTarget: Bool, remote: Bool = false, counted: Bool = false, awaiting: Bool = false
+        target: String, action: String, params: Params, input: (any Encodable & Sendable)? = nil, shouldCacheTarget: Bool, remote: Bool = false,
+        outside: Bool = false, counted: Bool = false, awaiting: Bool = false
     ) -> Outcome {
         var saved = 0
         if !counted {
@@ -135,8 +140,8 @@ extension Mediator {
         defer { if !counted { CallDepth.restore(saved) } }
 
         switch resolve(target: target, action: action, remote: remote) {
-        case .ready(let run, let instance):
-            if case .sync(let body) = run {
+        case .ready(let run, let instance, let contract):
+            if contract == nil && input == nil, case .sync(let body) = run {
                 do {
                     return .answered(try body(instance, params))
                 } catch {
@@ -145,64 +150,121 @@ extension Mediator {
                             from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
                 }
             }
-            return runReady(run, on: instance, params: params, target: target, action: action)
-
-        case .action(let resolved, let found):
-            if remote && found.isLocalOnly { return .failed(localOnlyError(target: resolved.name, action: found.name)) }
-            // Checked before the instance is made, so that nothing runs twice when the call goes
-            // on awaiting.
-            guard found.run.canRunNow else {
-                return suspend(found.run.awaitReason, target: resolved.name, action: found.name) {
-                    await self.runActionAwaiting(resolved, found, params: params, cache: shouldCacheTarget)
-                }
-            }
-            let instance: any TargetInstance
-            switch instanceNow(of: resolved, cache: shouldCacheTarget, action: found.name, awaiting: awaiting) {
-            case .done(.success(let made)): instance = made
-            case .done(.failure(let error)): return .failed(error)
-            case .mustAwait(let reason):
-                return suspend(reason, target: resolved.name, action: found.name) {
-                    await self.runActionAwaiting(resolved, found, params: params, cache: shouldCacheTarget)
-                }
-            }
-            do {
-                return .answered(try found.run.runNow(on: instance, params: params))
-            } catch {
-                return .failed(actionFailedError(from: error, target: resolved.name, action: found.name, context: "the action failed"))
-            }
-
-        case .missingAction(let resolved, let notFound):
-            var hasNotFound = false
-            if let notFound {
-                // The rest of the call, built only when it must await (a closure allocates).
-                func suspended(_ reason: AwaitReason) -> Outcome {
-                    suspend(reason, target: resolved.name, action: action) {
-                        await self.missingActionAwaiting(
-                            resolved, notFound, target: target, action: action, params: params, cache: shouldCacheTarget, remote: remote)
-                    }
-                }
-                guard notFound.canRunNow else { return suspended(notFound.awaitReason) }
-                let instance: any TargetInstance
-                switch instanceNow(of: resolved, cache: shouldCacheTarget, action: action, awaiting: awaiting) {
-                case .done(.success(let made)): instance = made
-                case .done(.failure(let error)): return .failed(error)
-                case .mustAwait(let reason): return suspended(reason)
-                }
+            // A typed key's input for a keyed body of its type: passed as is.
+            if let input, let keyed = contract?.keyed, case .sync(let body) = keyed.run, ObjectIdentifier(type(of: input)) == keyed.inputType {
                 do {
-                    if let answer = try notFound.runNow(on: instance, action: action, params: params) { return .answered(answer) }
-                    hasNotFound = true
-                } catch is NoNotFoundHandler {
-                    // `MediatorTarget`'s default: the target has no notFound of its own.
+                    return .answered(try body(instance, input))
                 } catch {
                     return .failed(
-                        actionFailedError(from: error, target: resolved.name, action: action, context: "no such action, and the target's notFound failed"))
+                        actionFailedError(
+                            from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
                 }
             }
-            applyDropRule(resolved, hasNotFound: hasNotFound, remote: remote)
-            return fallback(target: target, action: action, params: params, remote: remote)
+            return runReady(run, on: instance, contract: contract, params: params, input: input, outside: remote || outside, target: target, action: action)
+
+        case .action(let resolved, let found):
+            return runAction(
+                resolved, found, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside, awaiting: awaiting)
+
+        case .missingAction(let resolved, let notFound):
+            return missingAction(
+                resolved, notFound, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote,
+                awaiting: awaiting)
 
         case .missingTarget:
-            return fallback(target: target, action: action, params: params, remote: remote)
+            return missingTarget(target: target, action: action, params: params, input: input, remote: remote)
+        }
+    }
+
+    // Each step below is its own function, so that the frame of `dispatch` (the hot path, and one
+    // frame per nesting level) stays small: debug builds give every local of a function a slot.
+
+    /// A resolved action on a ready instance: arguments checked, then `runReady`.
+    private func runReady(
+        _ run: ActionRun, on instance: any TargetInstance, contract: ActionContract?, params: Params, input: (any Encodable & Sendable)?, outside: Bool,
+        target: String, action: String
+    ) -> Outcome {
+        let prepared = arguments(
+            run, contract, params: params, input: input, outside: outside, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
+        guard case .success(let (run, params)) = prepared else { return .failed(prepared.failure) }
+        return runReady(run, on: instance, params: params, target: target, action: action)
+    }
+
+    /// A resolved action whose instance must be made or found: arguments, instance, action.
+    private func runAction(
+        _ resolved: ResolvedTarget, _ found: RegisteredAction, params: Params, input: (any Encodable & Sendable)?, shouldCacheTarget: Bool, remote: Bool,
+        outside: Bool, awaiting: Bool
+    ) -> Outcome {
+        if remote && found.isLocalOnly { return .failed(localOnlyError(target: resolved.name, action: found.name)) }
+        let prepared = arguments(found.run, found.contract, params: params, input: input, outside: remote || outside, target: resolved.name, action: found.name)
+        guard case .success(let (run, params)) = prepared else { return .failed(prepared.failure) }
+        // Checked before the instance is made, so that nothing runs twice when the call goes
+        // on awaiting.
+        guard run.canRunNow else {
+            return suspend(run.awaitReason, target: resolved.name, action: found.name) {
+                await self.runActionAwaiting(resolved, found, run, params: params, cache: shouldCacheTarget)
+            }
+        }
+        let instance: any TargetInstance
+        switch instanceNow(of: resolved, cache: shouldCacheTarget, action: found.name, awaiting: awaiting) {
+        case .done(.success(let made)): instance = made
+        case .done(.failure(let error)): return .failed(error)
+        case .mustAwait(let reason):
+            return suspend(reason, target: resolved.name, action: found.name) {
+                await self.runActionAwaiting(resolved, found, run, params: params, cache: shouldCacheTarget)
+            }
+        }
+        do {
+            return .answered(try run.runNow(on: instance, params: params))
+        } catch {
+            return .failed(actionFailedError(from: error, target: resolved.name, action: found.name, context: "the action failed"))
+        }
+
+    }
+
+    /// A missing action: the target's `notFound`, CTMediator's drop rule, then the global fallback.
+    private func missingAction(
+        _ resolved: ResolvedTarget, _ notFound: NotFoundHandler?, target: String, action: String, params: Params, input: (any Encodable & Sendable)?,
+        shouldCacheTarget: Bool, remote: Bool, awaiting: Bool
+    ) -> Outcome {
+        let plain = plainParams(params, input: input)
+        guard case .success(let params) = plain else { return .failed(plain.failure.named(target: resolved.name, action: Names.shown(action, as: .action))) }
+        var hasNotFound = false
+        if let notFound {
+            // The rest of the call, built only when it must await (a closure allocates).
+            func suspended(_ reason: AwaitReason) -> Outcome {
+                suspend(reason, target: resolved.name, action: action) {
+                    await self.missingActionAwaiting(
+                        resolved, notFound, target: target, action: action, params: params, cache: shouldCacheTarget, remote: remote)
+                }
+            }
+            guard notFound.canRunNow else { return suspended(notFound.awaitReason) }
+            let instance: any TargetInstance
+            switch instanceNow(of: resolved, cache: shouldCacheTarget, action: action, awaiting: awaiting) {
+            case .done(.success(let made)): instance = made
+            case .done(.failure(let error)): return .failed(error)
+            case .mustAwait(let reason): return suspended(reason)
+            }
+            do {
+                if let answer = try notFound.runNow(on: instance, action: action, params: params) { return .answered(answer) }
+                hasNotFound = true
+            } catch is NoNotFoundHandler {
+                // `MediatorTarget`'s default: the target has no notFound of its own.
+            } catch {
+                return .failed(
+                    actionFailedError(from: error, target: resolved.name, action: action, context: "no such action, and the target's notFound failed"))
+            }
+        }
+        applyDropRule(resolved, hasNotFound: hasNotFound, remote: remote)
+        return fallback(target: target, action: action, params: params, remote: remote)
+
+    }
+
+    /// A missing target: the global fallback.
+    private func missingTarget(target: String, action: String, params: Params, input: (any Encodable & Sendable)?, remote: Bool) -> Outcome {
+        switch plainParams(params, input: input) {
+        case .success(let plain): return fallback(target: target, action: action, params: plain, remote: remote)
+        case .failure(let error): return .failed(error.named(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action)))
         }
     }
 

@@ -151,7 +151,7 @@ extension Mediator {
     }
 
     /// `result` as a `T`: cast when it is one, else decoded from plain values; else the mismatch error.
-    private func decoded<T: Decodable>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) throws(MediatorError) -> T {
+    func decoded<T: Decodable>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) throws(MediatorError) -> T {
         if let value = result as? T { return value }
         do {
             return try ValueDecoder.decode(T.self, from: result)

@@ -61,3 +61,11 @@ extension Outcome {
         return await CallDepth.$taskDepth.withValue(depth) { await suspension.resume() }
     }
 }
+
+extension Result {
+    /// The error of a result known to have failed (after a `guard case .success` did not match).
+    var failure: Failure {
+        guard case .failure(let error) = self else { preconditionFailure("the result succeeded") }
+        return error
+    }
+}

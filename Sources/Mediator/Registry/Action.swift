@@ -21,6 +21,8 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// Whether remote (URL) calls are refused: declared so, or the name begins with `native`.
     public let isLocalOnly: Bool
     let body: ActionBody<Target>
+    /// The declared parameters, result and typed body, if any.
+    let contract: ActionContract?
 
     /// An action called `name` that runs `body`; `localOnly` refuses it to URL calls.
     ///
@@ -36,6 +38,9 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     ///     string `Action_create:`). An invalid name is kept as given and refused when the target
     ///     is registered (``MediatorError/Code/invalidName``).
     ///   - summary: a one-line description, shown by listings.
+    ///   - params: the declared parameters (see ``Parameter``): checked and coerced before the
+    ///     action runs. `nil` (the default): the params are not checked, as before contracts.
+    ///   - result: the declared type of the result, for descriptions and ``Mediator/verify()``.
     ///   - localOnly: refuse the action to remote (URL) calls. Names beginning with `native` are
     ///     local-only whatever this says.
     ///   - body: the action: gets the target instance (the mediator itself for a target
@@ -48,10 +53,12 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     public init(
         _ name: String,
         summary: String? = nil,
+        params: [Parameter]? = nil,
+        result: ParameterType? = nil,
         localOnly: Bool = false,
         _ body: @escaping @Sendable (Target, Params) throws -> (any Sendable)?
     ) {
-        self.init(name: name, summary: summary, localOnly: localOnly, body: .sync(body))
+        self.init(name: name, summary: summary, localOnly: localOnly, body: .sync(body), contract: ActionContract(declaring: params, result: result))
     }
 
     /// An async action: its body may `await` (load data, call other modules with `await`).
@@ -70,6 +77,8 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// - Parameters:
     ///   - name: the action's name, short or full (see ``init(_:summary:localOnly:_:)-7ex5r``).
     ///   - summary: a one-line description, shown by listings.
+    ///   - params: the declared parameters, checked and coerced before the action runs.
+    ///   - result: the declared type of the result.
     ///   - localOnly: refuse the action to remote (URL) calls.
     ///   - body: the action, as for a synchronous one; what it throws is reported the same way,
     ///     and a `CancellationError` becomes ``MediatorError/Code/cancelled``.
@@ -77,18 +86,37 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     public init(
         _ name: String,
         summary: String? = nil,
+        params: [Parameter]? = nil,
+        result: ParameterType? = nil,
         localOnly: Bool = false,
         _ body: @escaping @Sendable (Target, Params) async throws -> (any Sendable)?
     ) {
-        self.init(name: name, summary: summary, localOnly: localOnly, body: .async(body))
+        self.init(name: name, summary: summary, localOnly: localOnly, body: .async(body), contract: ActionContract(declaring: params, result: result))
     }
 
-    init(name: String, summary: String?, localOnly: Bool, body: ActionBody<Target>) {
+    init(name: String, summary: String?, localOnly: Bool, body: ActionBody<Target>, contract: ActionContract?) {
         // An invalid name is kept as given, for registration to refuse with the reason.
         self.name = Names.canonical(name, as: .action) ?? name
         self.summary = summary
         self.isLocalOnly = localOnly || Names.isNative(self.name)
         self.body = body
+        self.contract = contract
+    }
+
+    /// The same action with its own policy for params it did not declare (instead of the
+    /// mediator's, ``Mediator/undeclaredParameters``). No effect on an action without declared
+    /// parameters.
+    ///
+    /// ```swift
+    /// Action<Target_Notes>("get", params: [.required("id", .integer)]) { notes, params in ... }
+    ///     .undeclaredParameters(.refused)
+    /// ```
+    ///
+    /// - Parameter policy: what happens to undeclared params.
+    /// - Returns: the action with that policy.
+    public func undeclaredParameters(_ policy: UndeclaredParameterPolicy) -> Action {
+        let contract = (contract ?? ActionContract(parameters: nil, result: nil, policy: nil, keyed: nil)).with(policy: policy)
+        return Action(name: name, summary: summary, localOnly: isLocalOnly, body: body, contract: contract)
     }
 }
 
@@ -114,15 +142,19 @@ extension Action where Target: MainActorTarget {
     /// - Parameters:
     ///   - name: the action's name, short or full.
     ///   - summary: a one-line description, shown by listings.
+    ///   - params: the declared parameters, checked and coerced before the action runs.
+    ///   - result: the declared type of the result.
     ///   - localOnly: refuse the action to remote (URL) calls.
     ///   - body: the action, run on the main actor.
     public init(
         _ name: String,
         summary: String? = nil,
+        params: [Parameter]? = nil,
+        result: ParameterType? = nil,
         localOnly: Bool = false,
         _ body: @escaping @MainActor @Sendable (Target, Params) throws -> (any Sendable)?
     ) {
-        self.init(name: name, summary: summary, localOnly: localOnly, body: .mainActor(body))
+        self.init(name: name, summary: summary, localOnly: localOnly, body: .mainActor(body), contract: ActionContract(declaring: params, result: result))
     }
 
     /// An async action of a main-actor target: its body runs on the main actor and may `await`.
@@ -137,15 +169,19 @@ extension Action where Target: MainActorTarget {
     /// - Parameters:
     ///   - name: the action's name, short or full.
     ///   - summary: a one-line description, shown by listings.
+    ///   - params: the declared parameters, checked and coerced before the action runs.
+    ///   - result: the declared type of the result.
     ///   - localOnly: refuse the action to remote (URL) calls.
     ///   - body: the action, run on the main actor; only the async entry points run it.
     public init(
         _ name: String,
         summary: String? = nil,
+        params: [Parameter]? = nil,
+        result: ParameterType? = nil,
         localOnly: Bool = false,
         _ body: @escaping @MainActor @Sendable (Target, Params) async throws -> (any Sendable)?
     ) {
-        self.init(name: name, summary: summary, localOnly: localOnly, body: .async(body))
+        self.init(name: name, summary: summary, localOnly: localOnly, body: .async(body), contract: ActionContract(declaring: params, result: result))
     }
 }
 

@@ -10,6 +10,9 @@ public struct TargetInfo: Sendable, Equatable {
     public let summary: String?
     /// Whether every call uses one cached instance.
     public let isAlwaysCached: Bool
+    /// Whether the target has instances (made by its factory, cached on request); `false` for a
+    /// target registered from closures alone, whose actions run on the mediator itself.
+    public let hasInstances: Bool
     /// The actions, sorted by name.
     public let actions: [ActionInfo]
 }
@@ -24,6 +27,23 @@ public struct ActionInfo: Sendable, Equatable {
     public let summary: String?
     /// Whether URL calls are refused (declared local-only, or named `native...`).
     public let isLocalOnly: Bool
+    /// Whether only the async entry points run it (an async body).
+    public let isAsync: Bool
+    /// The declared parameters; `nil` when the action declared none (its params are not checked).
+    public let parameters: [Parameter]?
+    /// The declared result type, if any.
+    public let result: ParameterType?
+    /// For an action registered against an ``ActionKey``: its input and output type names.
+    public let keyTypes: (input: String, output: String)?
+    /// What happens to params the action did not declare: its own policy, else the mediator's.
+    public let undeclaredParameters: UndeclaredParameterPolicy
+
+    /// Equal when every field is.
+    public static func == (lhs: ActionInfo, rhs: ActionInfo) -> Bool {
+        lhs.name == rhs.name && lhs.summary == rhs.summary && lhs.isLocalOnly == rhs.isLocalOnly && lhs.isAsync == rhs.isAsync
+            && lhs.parameters == rhs.parameters && lhs.result == rhs.result && lhs.keyTypes?.input == rhs.keyTypes?.input
+            && lhs.keyTypes?.output == rhs.keyTypes?.output && lhs.undeclaredParameters == rhs.undeclaredParameters
+    }
 }
 
 extension Mediator {
@@ -49,9 +69,17 @@ extension Mediator {
 
     private func info(for definition: TargetDefinition) -> TargetInfo {
         TargetInfo(
-            name: definition.name, summary: definition.summary, isAlwaysCached: definition.alwaysCached,
+            name: definition.name, summary: definition.summary, isAlwaysCached: definition.alwaysCached, hasInstances: definition.make != nil,
             actions: definition.actionNames.compactMap { name in
-                definition.action(named: name).map { ActionInfo(name: $0.name, summary: $0.summary, isLocalOnly: $0.isLocalOnly) }
+                definition.action(named: name).map { action in
+                    var isAsync = false
+                    if case .async = action.run { isAsync = true }
+                    return ActionInfo(
+                        name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, isAsync: isAsync,
+                        parameters: action.contract?.parameters, result: action.contract?.result,
+                        keyTypes: action.contract?.keyed.map { ($0.inputTypeName, $0.outputTypeName) },
+                        undeclaredParameters: action.contract?.policy ?? undeclaredParameters)
+                }
             }
         )
     }

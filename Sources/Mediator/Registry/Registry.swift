@@ -4,6 +4,8 @@ struct Registry {
     var slots: [String: TargetSlot] = [:]
     var fallback: FallbackHandler?
     var urlPolicy = URLPolicy()
+    /// What modules declared they need (``Mediator/require(_:by:)``), for `verify`.
+    var requirements: [(module: String, requirement: Requirement)] = []
     /// The number of the last registration: each new slot gets the next one.
     private var lastRegistration: UInt64 = 0
 

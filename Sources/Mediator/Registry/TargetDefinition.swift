@@ -7,6 +7,8 @@ struct RegisteredAction: Sendable {
     let summary: String?
     let isLocalOnly: Bool
     let run: ActionRun
+    /// Declared parameters, result and typed body; `nil` for an action that declared none.
+    let contract: ActionContract?
 }
 
 /// An action's body with its target type erased (see ``ActionBody``).
@@ -93,7 +95,8 @@ struct TargetDefinition: Sendable {
                     reason: "action \"\(action.name)\" is registered twice")
             }
             merged[action.name] = RegisteredAction(
-                name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, run: ActionRun(action.body))
+                name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, run: ActionRun(action.body),
+                contract: action.contract)
         }
         actions = merged
     }

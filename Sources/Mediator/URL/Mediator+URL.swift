@@ -154,20 +154,27 @@ extension Mediator {
     /// Parse, refuse what the rules forbid (before the query is even decoded), then dispatch.
     /// `counted`: as for ``dispatch(target:action:params:shouldCacheTarget:remote:counted:)``.
     func dispatch(url: String, counted: Bool = false, awaiting: Bool = false) -> Outcome {
+        switch parse(url: url) {
+        case .success(let request):
+            return dispatch(
+                target: request.target, action: request.action, params: request.params, shouldCacheTarget: false, remote: true, counted: counted,
+                awaiting: awaiting)
+        case .failure(let error):
+            return .failed(error)
+        }
+    }
+
+    /// The names and params a URL asks for, or why it is refused (before the query is even
+    /// decoded, when the policy or CTMediator's `native` rule refuses the names).
+    func parse(url: String) -> Result<(target: String, action: String, params: Params), MediatorError> {
         let policy = urlPolicy
         let parsed: CallURL
         switch URLParser.parseHead(url, policy: policy) {
         case .success(let head): parsed = head
-        case .failure(let error): return .failed(error)
+        case .failure(let error): return .failure(error)
         }
-        if let refusal = refusal(of: parsed, url: url, policy: policy) { return .failed(refusal) }
-        let params: Params
-        switch URLParser.parseQuery(url, parsed, policy: policy) {
-        case .success(let query): params = query
-        case .failure(let error): return .failed(error)
-        }
-        return dispatch(
-            target: parsed.target, action: parsed.action, params: params, shouldCacheTarget: false, remote: true, counted: counted, awaiting: awaiting)
+        if let refusal = refusal(of: parsed, url: url, policy: policy) { return .failure(refusal) }
+        return URLParser.parseQuery(url, parsed, policy: policy).map { (parsed.target, parsed.action, $0) }
     }
 
     /// The `forbidden` error for a URL the policy or CTMediator's `native` rule refuses. The names

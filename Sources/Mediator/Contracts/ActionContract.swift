@@ -1,0 +1,156 @@
+/// What an action declared beyond its body: its parameters, its result, its policy for undeclared
+/// params, and (for an action registered against an ``ActionKey``) its typed body. Immutable; a
+/// class so a call copies one reference out of the registry's lock.
+final class ActionContract: Sendable {
+    /// The declared parameters; `nil` when the action declared none (its params are not checked).
+    let parameters: [Parameter]?
+    let result: ParameterType?
+    /// `nil`: the mediator's policy.
+    let policy: UndeclaredParameterPolicy?
+    let keyed: KeyedImplementation?
+    /// The names in declaration order, for the linear scan of the fast path.
+    private let names: [String]
+    /// Bit `i` set when parameter `i` is required (for up to 64 parameters).
+    private let requiredMask: UInt64
+    private let allMask: UInt64
+    /// Whether some optional parameter has a default to fill in.
+    private let hasDefaults: Bool
+
+    init(parameters: [Parameter]?, result: ParameterType?, policy: UndeclaredParameterPolicy?, keyed: KeyedImplementation?) {
+        self.parameters = parameters
+        self.result = result
+        self.policy = policy
+        self.keyed = keyed
+        let declared = parameters ?? []
+        names = declared.map(\.name)
+        var required: UInt64 = 0
+        for (index, parameter) in declared.prefix(64).enumerated() where parameter.isRequired { required |= 1 << UInt64(index) }
+        requiredMask = required
+        allMask = declared.count >= 64 ? .max : (1 << UInt64(declared.count)) - 1
+        hasDefaults = declared.contains { $0.defaultValue != nil }
+    }
+
+    /// The contract of a plain action; `nil` when it declared neither parameters nor result.
+    convenience init?(declaring parameters: [Parameter]?, result: ParameterType?) {
+        guard parameters != nil || result != nil else { return nil }
+        self.init(parameters: parameters, result: result, policy: nil, keyed: nil)
+    }
+
+    /// The same contract with another undeclared-params policy.
+    func with(policy: UndeclaredParameterPolicy) -> ActionContract {
+        ActionContract(parameters: parameters, result: result, policy: policy, keyed: keyed)
+    }
+
+    // MARK: Validation
+
+    /// `params` checked against the declared parameters: text converted to the declared types,
+    /// defaults filled in; or the first problem, in declaration order (then undeclared params, by
+    /// name), so that the same input gives the same error whichever way it came.
+    ///
+    /// The common case (every value already of its type, nothing undeclared) hashes nothing and
+    /// copies nothing: it walks the params once and compares names.
+    @inline(__always)
+    func validate(_ params: Params, refuseUndeclared: Bool, target: String, action: String) -> Result<Params, MediatorError> {
+        guard let parameters else { return .success(params) }
+        guard parameters.count <= 64 else { return validateInOrder(params, refuseUndeclared: refuseUndeclared, target: target, action: action) }
+        var seen: UInt64 = 0
+        var result = params
+        for (key, raw) in params.values {
+            guard let index = names.firstIndex(of: key) else {
+                if refuseUndeclared { return validateInOrder(params, refuseUndeclared: true, target: target, action: action) }
+                continue
+            }
+            switch parameters[index].type.coerce(raw) {
+            case .accepted: seen |= 1 << UInt64(index)
+            case .converted(let value):
+                seen |= 1 << UInt64(index)
+                result[key] = value
+            case .refused:
+                return validateInOrder(params, refuseUndeclared: refuseUndeclared, target: target, action: action)
+            }
+        }
+        if seen != allMask {
+            if requiredMask & ~seen != 0 { return validateInOrder(params, refuseUndeclared: refuseUndeclared, target: target, action: action) }
+            if hasDefaults {
+                for (index, parameter) in parameters.enumerated() where seen & (1 << UInt64(index)) == 0 {
+                    if let value = parameter.defaultValue { result[parameter.name] = value }
+                }
+            }
+        }
+        return .success(result)
+    }
+
+    /// The slow, ordered form of ``validate(_:refuseUndeclared:target:action:)``: the first
+    /// problem in declaration order, then the first undeclared param by name.
+    func validateInOrder(_ params: Params, refuseUndeclared: Bool, target: String, action: String) -> Result<Params, MediatorError> {
+        guard let parameters else { return .success(params) }
+        var values = params.values
+        do throws(MediatorError) {
+            try Self.check(&values, against: parameters, path: "")
+        } catch {
+            return .failure(error.named(target: target, action: action))
+        }
+        let result = Params(values)
+        if refuseUndeclared {
+            let declared = Set(names)
+            if let key = params.values.keys.filter({ !declared.contains($0) }).min() {
+                return .failure(
+                    MediatorError(
+                        .invalidParameter, target: target, action: action, parameter: key,
+                        suggestion: Suggestions.closest(to: key, in: names.filter { params.values[$0] == nil }),
+                        reason: "undeclared parameter \"\(MediatorError.shortened(key))\": the action takes \(Self.signature(of: parameters))"))
+            }
+        }
+        return .success(result)
+    }
+
+    /// Checks and coerces `values` in place against `parameters`, in declaration order; nested
+    /// objects are checked the same way, with dotted paths in messages.
+    private static func check(_ values: inout [String: any Sendable], against parameters: [Parameter], path: String) throws(MediatorError) {
+        for parameter in parameters {
+            let name = path + parameter.name
+            guard let raw = values[parameter.name], !isNil(raw) else {
+                if parameter.isRequired {
+                    throw MediatorError(
+                        .invalidParameter, parameter: name,
+                        reason: "missing required parameter \"\(MediatorError.shortened(name))\" (expected \(parameter.type))")
+                }
+                values[parameter.name] = parameter.defaultValue
+                continue
+            }
+            switch parameter.type.coerce(raw) {
+            case .accepted: break
+            case .converted(let value): values[parameter.name] = value
+            case .refused(let why):
+                throw MediatorError(.invalidParameter, parameter: name, reason: "invalid parameter \"\(MediatorError.shortened(name))\": \(why)")
+            }
+            if case .object(let fields?) = parameter.type.kind, var object = Self.dictionary(values[parameter.name]) {
+                try check(&object, against: fields, path: name + ".")
+                values[parameter.name] = object
+            }
+        }
+    }
+
+    private static func dictionary(_ value: (any Sendable)?) -> [String: any Sendable]? {
+        switch value {
+        case let params as Params: params.values
+        case let dictionary as [String: any Sendable]: dictionary
+        default: nil
+        }
+    }
+
+    /// The parameters as a short list: `title, body?, tags?`.
+    static func signature(of parameters: [Parameter]) -> String {
+        parameters.isEmpty ? "no parameters" : parameters.map { $0.name + ($0.isRequired ? "" : "?") }.joined(separator: ", ")
+    }
+}
+
+extension MediatorError {
+    /// The error with the call's names, for an error built before they were known.
+    func named(target: String, action: String) -> MediatorError {
+        var error = self
+        error.target = target
+        error.action = action
+        return error
+    }
+}

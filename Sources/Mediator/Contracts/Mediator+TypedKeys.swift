@@ -1,0 +1,50 @@
+// MARK: - Calls through typed keys
+
+extension Mediator {
+    /// Calls the action `key` names with a typed input and returns its typed output.
+    ///
+    /// ```swift
+    /// let note = try mediator.call(.notesCreate, CreateNote(token: token, title: "hi"))
+    /// ```
+    ///
+    /// When the provider registered the action against a key of the same input type, `input` is
+    /// passed to it as is and its output returned as is. Otherwise (an action registered by name,
+    /// `notFound`, a fallback) `input` is encoded to params, checked like any in-process call's, and
+    /// the result decoded into `Output` (``call(target:action:params:shouldCacheTarget:as:)-3vl9j``).
+    ///
+    /// - Parameters:
+    ///   - key: the action and its types.
+    ///   - input: the action's input.
+    /// - Returns: the action's output.
+    /// - Throws: what ``call(target:action:params:shouldCacheTarget:)-8qzr1`` throws, or
+    ///   ``MediatorError/Code/resultTypeMismatch`` when the result cannot be read as `Output`.
+    public func call<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input) throws(MediatorError) -> Output {
+        let result = try dispatch(target: key.target, action: key.action, params: [:], input: input, shouldCacheTarget: false).value(self)
+        return try output(result, of: key)
+    }
+
+    /// Calls the action `key` names, awaiting it if need be (an async action, an async factory,
+    /// main-actor code off the main actor), and returns its typed output.
+    ///
+    /// ```swift
+    /// let markdown = try await mediator.call(.notesExport, ExportNotes(token: token))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: the action and its types.
+    ///   - input: the action's input.
+    /// - Returns: the action's output.
+    /// - Throws: what the async ``call(target:action:params:shouldCacheTarget:)-6k8m1`` throws, or
+    ///   ``MediatorError/Code/resultTypeMismatch``.
+    public func call<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input) async throws(MediatorError) -> Output {
+        let result = try await dispatchAwaiting(target: key.target, action: key.action, params: [:], input: input, shouldCacheTarget: false).value(self)
+        return try output(result, of: key)
+    }
+
+    /// The result as the key's output: as is when it is one, else decoded from plain values.
+    @inline(__always)
+    private func output<Input, Output>(_ result: (any Sendable)?, of key: ActionKey<Input, Output>) throws(MediatorError) -> Output {
+        if let output = result as? Output { return output }
+        return try decoded(result, as: Output.self, target: key.target, action: key.action)
+    }
+}

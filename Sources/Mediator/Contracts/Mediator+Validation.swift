@@ -1,0 +1,111 @@
+// MARK: - Validation: the pipeline's step before the instance, and the dry run
+
+extension Mediator {
+    /// Whether a call would be accepted, without running anything: the target and action exist,
+    /// and `params` fit the action's declared parameters.
+    ///
+    /// ```swift
+    /// if mediator.canPerform(target: "Notes", action: "create", params: ["title": "hi"]) { ... }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the params the call would send.
+    /// - Returns: `true` when ``validate(target:action:params:)`` finds nothing wrong.
+    public func canPerform(target: String, action: String, params: Params) -> Bool {
+        (try? validate(target: target, action: action, params: params)) != nil
+    }
+
+    /// Checks a call as the mediator would before running it, and runs nothing: no factory, no
+    /// action, no `notFound`, no fallback.
+    ///
+    /// ```swift
+    /// try mediator.validate(target: "Notes", action: "list", params: ["limit": 500])
+    /// // throws: Notes/list: invalid parameter "limit": expected integer (1...100), got Int 500 (out of range)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the params the call would send (an in-process call's).
+    /// - Throws: the error the call would fail with before running: `targetNotFound` or
+    ///   `actionNotFound` (a fallback might still answer such a call; it is not consulted), or
+    ///   `invalidParameter`.
+    public func validate(target: String, action: String, params: Params) throws(MediatorError) {
+        try check(target: target, action: action, params: params, remote: false, outside: false)
+    }
+
+    /// Checks a URL call as ``open(_:)-7epki`` would before running it, and runs nothing.
+    ///
+    /// ```swift
+    /// try mediator.validate(url: "app://Notes/list?limit=5&color=red")
+    /// // throws: Notes/list: undeclared parameter "color": the action takes token, limit?
+    /// ```
+    ///
+    /// - Parameter url: the URL, as text.
+    /// - Throws: what the URL call would fail with before running: `invalidURL`, `forbidden`
+    ///   (``urlPolicy``, local-only actions), `targetNotFound`, `actionNotFound` or
+    ///   `invalidParameter` (undeclared params are refused from URLs by default).
+    public func validate(url: String) throws(MediatorError) {
+        let request = try parse(url: url).get()
+        try check(target: request.target, action: request.action, params: request.params, remote: true, outside: true)
+    }
+
+    /// The dry run of the command-line layer: as ``validate(target:action:params:)``, with the
+    /// undeclared-params policy of calls from outside.
+    package func validateFromOutside(target: String, action: String, params: Params) throws(MediatorError) {
+        try check(target: target, action: action, params: params, remote: false, outside: true)
+    }
+
+    private func check(target: String, action: String, params: Params, remote: Bool, outside: Bool) throws(MediatorError) {
+        let found: RegisteredAction? = state.withReadLock { $0.slot(named: target)?.definition.action(named: action) }
+        guard let found, let canonicalTarget = Names.canonical(target, as: .target) else {
+            throw notAnsweredError(target: target, action: action)
+        }
+        if remote && found.isLocalOnly { throw localOnlyError(target: canonicalTarget, action: found.name) }
+        _ = try arguments(found.run, found.contract, params: params, input: nil, outside: outside, target: canonicalTarget, action: found.name).get()
+    }
+
+    // MARK: Internals
+
+    /// An action's arguments: a typed input passed as is to a keyed body of its type; otherwise
+    /// params (the input encoded, if there is one) checked against the declared parameters, with
+    /// text coerced and defaults filled in.
+    func arguments(
+        _ run: ActionRun, _ contract: ActionContract?, params: Params, input: (any Encodable & Sendable)?, outside: Bool, target: String, action: String
+    ) -> Result<(ActionRun, Params), MediatorError> {
+        var params = params
+        if let input {
+            if let keyed = contract?.keyed, ObjectIdentifier(type(of: input)) == keyed.inputType {
+                return .success((keyed.run.bound(to: input), params))
+            }
+            switch plainParams(params, input: input) {
+            case .success(let plain): params = plain
+            case .failure(let error): return .failure(error.named(target: target, action: action))
+            }
+        }
+        guard let contract else { return .success((run, params)) }
+        let refuse = (contract.policy ?? undeclaredParameters).refuses(fromOutside: outside)
+        return contract.validate(params, refuseUndeclared: refuse, target: target, action: action).map { (run, $0) }
+    }
+
+    /// `params`, or a typed key's input encoded to plain params for an action that does not
+    /// take it as is (one registered by name, `notFound`, a fallback).
+    func plainParams(_ params: Params, input: (any Encodable & Sendable)?) -> Result<Params, MediatorError> {
+        guard let input else { return .success(params) }
+        let encoded: (any Sendable)?
+        do {
+            encoded = try ValueEncoder.encode(input)
+        } catch {
+            return .failure(MediatorError(.invalidParameter, reason: "the input (\(typeName(type(of: input)))) cannot be encoded to params: \(error)"))
+        }
+        switch encoded {
+        case let values as [String: any Sendable]: return .success(Params(values))
+        case nil: return .success([:])
+        default:
+            return .failure(
+                MediatorError(.invalidParameter, reason: "the input (\(typeName(type(of: input)))) is not encoded as named fields, so it cannot be params"))
+        }
+    }
+}

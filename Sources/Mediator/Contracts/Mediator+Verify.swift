@@ -1,0 +1,261 @@
+// MARK: - Requirements and verify()
+
+extension Mediator {
+    /// Records what `module` needs other modules to provide, for ``verify()`` to check.
+    ///
+    /// ```swift
+    /// mediator.require(NotesRequirements.all, by: "NotesMediator")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - requirements: the actions needed (typed keys, or names with the params sent).
+    ///   - module: who needs them, named in problems.
+    public func require(_ requirements: [Requirement], by module: String) {
+        state.withLock { registry in registry.requirements += requirements.map { (module, $0) } }
+    }
+
+    /// Checks the registry as a start-up check: every requirement has a provider whose declared
+    /// types match, no action declares contradictory params, and every name follows the rules.
+    /// Runs nothing (no factory, no action).
+    ///
+    /// ```swift
+    /// let problems = mediator.verify()
+    /// precondition(problems.isEmpty, problems.map(\.description).joined(separator: "\n"))
+    /// ```
+    ///
+    /// - Returns: every problem found, each a sentence a person can act on, sorted by target and
+    ///   action; empty when all is well.
+    public func verify() -> [ContractProblem] {
+        let (definitions, requirements) = state.withReadLock { registry in
+            (registry.slots.values.map(\.definition), registry.requirements)
+        }
+        var problems: [ContractProblem] = []
+        for definition in definitions {
+            for action in definition.actions.values {
+                problems += Verification.problems(of: action, in: definition.name)
+            }
+        }
+        let byName = Dictionary(definitions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for (module, requirement) in requirements {
+            problems += Verification.problems(of: requirement, by: module, in: byName)
+        }
+        return problems.sorted { ($0.target ?? "", $0.action ?? "", $0.message) < ($1.target ?? "", $1.action ?? "", $1.message) }
+    }
+}
+
+/// The checks of ``Mediator/verify()``.
+enum Verification {
+    // MARK: Declarations
+
+    static func problems(of action: RegisteredAction, in target: String) -> [ContractProblem] {
+        guard let contract = action.contract else { return [] }
+        var found: [String] = []
+        var names: [String] = []
+        func invalid(_ kind: ContractProblem.Kind, _ message: String) -> ContractProblem {
+            ContractProblem(kind: kind, target: target, action: action.name, message: message)
+        }
+        var problems: [ContractProblem] = []
+        for parameter in contract.parameters ?? [] {
+            if let problem = nameProblem(parameter.name) {
+                problems.append(
+                    invalid(.invalidName, "parameter name \(describe(parameter.name, limit: 60)) \(problem); use letters, digits, \"_\", \"-\" or \".\""))
+            }
+            if names.contains(parameter.name) { found.append("parameter \"\(parameter.name)\" is declared twice; keep one") }
+            names.append(parameter.name)
+            found += declarationProblems(of: parameter)
+        }
+        if let result = contract.result { found += typeProblems(result, at: "the result") }
+        if let keyed = contract.keyed {
+            if Names.canonical(keyed.keyTarget, as: .target) != target {
+                problems.append(
+                    invalid(
+                        .invalidName,
+                        "registered against a key for target \(describe(keyed.keyTarget, limit: 60)); register it under that target, or declare a key for \"\(target)\""
+                    ))
+            }
+            let reading = keyed.decodedParameters()
+            if let problem = reading.problem { found.append(problem) }
+            if keyed.inputDeclaresParameters, let decoded = reading.parameters {
+                found += disagreements(declared: contract.parameters ?? [], decoded: decoded, input: keyed.inputTypeName)
+            }
+        }
+        return problems + found.map { invalid(.contradictoryParameters, $0) }
+    }
+
+    /// Why a parameter name breaks the rules (it must travel in URLs and command lines), or `nil`.
+    static func nameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "is empty" }
+        if name.utf8.count > 100 { return "is longer than 100 bytes" }
+        for byte in name.utf8 where !(Names.isNameByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
+            return "contains \(describe(String(decoding: [byte], as: UTF8.self), limit: 10))"
+        }
+        return nil
+    }
+
+    private static func declarationProblems(of parameter: Parameter) -> [String] {
+        var problems = typeProblems(parameter.type, at: "parameter \"\(parameter.name)\"")
+        if parameter.isRequired && parameter.defaultValue != nil {
+            problems.append("parameter \"\(parameter.name)\" is required and has a default; make it optional or drop the default")
+        }
+        if let value = parameter.defaultValue, case .refused(let why) = parameter.type.coerce(value) {
+            problems.append("the default of parameter \"\(parameter.name)\" does not fit its type (\(why)); fix the default or the type")
+        }
+        return problems
+    }
+
+    private static func typeProblems(_ type: ParameterType, at place: String) -> [String] {
+        switch type.kind {
+        case .integer(let minimum?, let maximum?) where minimum > maximum:
+            return ["\(place) has a minimum (\(minimum)) above its maximum (\(maximum)); swap them"]
+        case .number(let minimum?, let maximum?) where minimum > maximum || minimum.isNaN || maximum.isNaN:
+            return ["\(place) has bounds that admit no number (\(minimum), \(maximum)); fix them"]
+        case .array(let element):
+            return typeProblems(element, at: "the elements of \(place)")
+        case .object(let fields?):
+            var seen: Set<String> = []
+            var problems: [String] = []
+            for field in fields {
+                if !seen.insert(field.name).inserted { problems.append("\(place) declares field \"\(field.name)\" twice; keep one") }
+                problems += typeProblems(field.type, at: "field \"\(field.name)\" of \(place)")
+            }
+            return problems
+        default:
+            return []
+        }
+    }
+
+    /// Where an input type's own declaration disagrees with what its conformance decodes.
+    private static func disagreements(declared: [Parameter], decoded: [Parameter], input: String) -> [String] {
+        var problems: [String] = []
+        for field in decoded {
+            guard let parameter = declared.first(where: { $0.name == field.name }) else {
+                problems.append("\(input) decodes \"\(field.name)\" (\(field.type)) but does not declare it; add it to \(input).parameters")
+                continue
+            }
+            if !sameBase(parameter.type, field.type) {
+                problems.append("\(input) declares \"\(field.name)\" as \(parameter.type) but decodes it as \(field.type); make them agree")
+            } else if field.isRequired && !parameter.isRequired && parameter.defaultValue == nil {
+                problems.append("\(input) declares \"\(field.name)\" optional without a default but decoding requires it; make it required or give a default")
+            }
+        }
+        for parameter in declared where !decoded.contains(where: { $0.name == parameter.name }) {
+            problems.append("\(input) declares \"\(parameter.name)\" but never decodes it; remove it or decode it")
+        }
+        return problems
+    }
+
+    // MARK: Requirements
+
+    static func problems(of requirement: Requirement, by module: String, in definitions: [String: TargetDefinition]) -> [ContractProblem] {
+        func problem(_ kind: ContractProblem.Kind, _ message: String, target: String? = nil, action: String? = nil) -> ContractProblem {
+            ContractProblem(kind: kind, target: target ?? requirement.target, action: action ?? requirement.action, message: message)
+        }
+        guard let targetName = Names.canonical(requirement.target, as: .target) else {
+            let why = Names.problem(with: requirement.target, as: .target) ?? "not a valid name"
+            return [problem(.invalidName, "\(module) requires a target with an invalid name: \(why); fix the requirement")]
+        }
+        guard let actionName = Names.canonical(requirement.action, as: .action) else {
+            let why = Names.problem(with: requirement.action, as: .action) ?? "not a valid name"
+            return [problem(.invalidName, "\(module) requires an action with an invalid name: \(why); fix the requirement", target: targetName)]
+        }
+        guard let definition = definitions[targetName] else {
+            let suggestion = Suggestions.closest(to: targetName, in: definitions.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
+            return [
+                problem(
+                    .missingTarget, "\(module) requires it, but no target \"\(targetName)\" is registered\(suggestion); register Target_\(targetName)",
+                    target: targetName, action: actionName)
+            ]
+        }
+        guard let action = definition.actions[actionName] else {
+            let suggestion = Suggestions.closest(to: actionName, in: definition.actions.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
+            return [
+                problem(
+                    .missingAction, "\(module) requires it, but target \"\(targetName)\" has no action \"\(actionName)\"\(suggestion); add the action",
+                    target: targetName, action: actionName)
+            ]
+        }
+        let contract = action.contract
+        if let key = requirement.key, let keyed = contract?.keyed, keyed.inputType == key.input, keyed.outputType == key.output {
+            return []  // the same key's types: the compiler checked both sides.
+        }
+        var messages: [(ContractProblem.Kind, String)] = []
+        if let sent = requirement.parameters {
+            if let declared = contract?.parameters {
+                messages += compare(sent: sent, declared: declared).map { (.typeMismatch, "\(module) \($0)") }
+            } else {
+                messages.append((.undeclared, "\(module) requires it with typed params, but the action declares none; declare its params"))
+            }
+        }
+        if let read = requirement.result {
+            if let result = contract?.result {
+                if let mismatch = resultMismatch(read: read, declared: result, at: "the result") {
+                    messages.append((.typeMismatch, "\(module) reads \(mismatch)"))
+                }
+            } else {
+                messages.append((.undeclared, "\(module) reads its result as \(read), but the action declares no result; declare it"))
+            }
+        }
+        return messages.map { problem($0.0, $0.1, target: targetName, action: actionName) }
+    }
+
+    /// What is wrong between the params a requirement sends and those an action declares.
+    private static func compare(sent: [Parameter], declared: [Parameter]) -> [String] {
+        var problems: [String] = []
+        for parameter in declared where parameter.isRequired && !sent.contains(where: { $0.name == parameter.name }) {
+            problems.append("does not send \"\(parameter.name)\" (\(parameter.type)), which the action requires; send it")
+        }
+        for parameter in sent {
+            guard let match = declared.first(where: { $0.name == parameter.name }) else {
+                problems.append("sends \"\(parameter.name)\", which the action does not declare; remove it or declare it")
+                continue
+            }
+            if !accepts(match.type, parameter.type) {
+                problems.append("sends \"\(parameter.name)\" as \(parameter.type), but the action declares \(match.type); make them agree")
+            }
+        }
+        return problems
+    }
+
+    /// Whether values of `sent` are accepted where `declared` is declared (bounds aside).
+    private static func accepts(_ declared: ParameterType, _ sent: ParameterType) -> Bool {
+        switch (declared.kind, sent.kind) {
+        case (.number, .integer): true
+        case (.array(let declared), .array(let sent)): accepts(declared, sent)
+        case (.object, .object): true
+        default: sameBase(declared, sent)
+        }
+    }
+
+    /// Where a result read as `read` does not fit the declared result, in words; `nil` when it fits.
+    private static func resultMismatch(read: ParameterType, declared: ParameterType, at place: String) -> String? {
+        switch (read.kind, declared.kind) {
+        case (.object(let wanted?), .object(let fields?)):
+            for field in wanted {
+                guard let match = fields.first(where: { $0.name == field.name }) else {
+                    if field.isRequired { return "field \"\(field.name)\" of \(place), which the action's result does not declare; make them agree" }
+                    continue
+                }
+                if field.isRequired && !match.isRequired {
+                    return "field \"\(field.name)\" of \(place) as required, but the action's result may leave it out; make it optional"
+                }
+                if let mismatch = resultMismatch(read: field.type, declared: match.type, at: "field \"\(field.name)\"") { return mismatch }
+            }
+            return nil
+        case (.object, .object): return nil
+        case (.array(let wanted), .array(let element)): return resultMismatch(read: wanted, declared: element, at: "the elements of \(place)")
+        case (.number, .integer): return nil
+        default:
+            return sameBase(read, declared) ? nil : "\(place) as \(read), but the action declares \(declared); make them agree"
+        }
+    }
+
+    /// The same kind of value, bounds and fields aside.
+    static func sameBase(_ lhs: ParameterType, _ rhs: ParameterType) -> Bool {
+        switch (lhs.kind, rhs.kind) {
+        case (.string, .string), (.integer, .integer), (.number, .number), (.boolean, .boolean), (.object, .object): true
+        case (.array(let lhs), .array(let rhs)): sameBase(lhs, rhs)
+        case (.value(_, let lhs), .value(_, let rhs)): lhs == rhs
+        default: false
+        }
+    }
+}

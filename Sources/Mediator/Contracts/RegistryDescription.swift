@@ -1,0 +1,218 @@
+// MARK: - The registry, described for other tools
+
+extension Mediator {
+    /// Every target and action with its declared contract, ready to export as JSON.
+    ///
+    /// ```swift
+    /// print(mediator.registryDescription.json)
+    /// ```
+    public var registryDescription: RegistryDescription { RegistryDescription(targets: targets) }
+}
+
+/// A structured description of targets and their actions (summaries, params with types, required
+/// flags, defaults and descriptions, results, remote or local-only, cached or not), exportable as
+/// JSON whose params and results are JSON Schema (draft 2020-12).
+///
+/// ```swift
+/// let json = mediator.registryDescription.json
+/// ```
+///
+/// The JSON document is an object: `format` (`"mediator-registry"`), `version` (1) and `targets`,
+/// each with `name`, `fullName`, `summary`, `alwaysCached`, `hasInstances` and `actions`; each
+/// action has `name`, `fullName`, `summary`, `remote`, `async`, `undeclaredParameters`, and when
+/// declared `params` (a JSON Schema of the params object), `result` (a JSON Schema) and `key`
+/// (the typed key's `input` and `output` type names). Absent values are left out. See
+/// <doc:ContractsAndTypedKeys> for an example and for the schema of the document itself.
+public struct RegistryDescription: Sendable {
+    /// The targets described, in the order given.
+    public let targets: [TargetInfo]
+
+    /// A description of `targets` (all of ``Mediator/targets``, or a selection).
+    ///
+    /// - Parameter targets: the targets to describe.
+    public init(targets: [TargetInfo]) {
+        self.targets = targets
+    }
+
+    /// The version of the JSON format, in its `version` field.
+    public static let formatVersion = 1
+
+    /// The description as JSON text, indented by two spaces, keys in a fixed order.
+    public var json: String {
+        var text = ""
+        JSONTree.object([
+            ("format", .string("mediator-registry")),
+            ("version", .integer(Self.formatVersion)),
+            ("targets", .array(targets.map(Self.tree(of:)))),
+        ]).write(to: &text, indent: "")
+        return text + "\n"
+    }
+
+    private static func tree(of target: TargetInfo) -> JSONTree {
+        var fields: [(String, JSONTree)] = [("name", .string(target.name)), ("fullName", .string(target.fullName))]
+        if let summary = target.summary { fields.append(("summary", .string(summary))) }
+        fields += [
+            ("alwaysCached", .boolean(target.isAlwaysCached)), ("hasInstances", .boolean(target.hasInstances)),
+            ("actions", .array(target.actions.map(tree(of:)))),
+        ]
+        return .object(fields)
+    }
+
+    private static func tree(of action: ActionInfo) -> JSONTree {
+        var fields: [(String, JSONTree)] = [("name", .string(action.name)), ("fullName", .string(action.fullName))]
+        if let summary = action.summary { fields.append(("summary", .string(summary))) }
+        fields += [
+            ("remote", .boolean(!action.isLocalOnly)), ("async", .boolean(action.isAsync)),
+            ("undeclaredParameters", .string(action.undeclaredParameters.description)),
+        ]
+        if let keyTypes = action.keyTypes {
+            fields.append(("key", .object([("input", .string(keyTypes.input)), ("output", .string(keyTypes.output))])))
+        }
+        if let parameters = action.parameters {
+            var schema = paramsSchema(parameters, closed: action.undeclaredParameters != .ignored)
+            schema.insert(("$schema", .string("https://json-schema.org/draft/2020-12/schema")), at: 0)
+            fields.append(("params", .object(schema)))
+        }
+        if let result = action.result {
+            fields.append(("result", .object([("$schema", .string("https://json-schema.org/draft/2020-12/schema"))] + schema(of: result))))
+        }
+        return .object(fields)
+    }
+
+    /// An object schema for `parameters`: properties, required names, and (when undeclared params
+    /// are refused from outside) no other properties.
+    private static func paramsSchema(_ parameters: [Parameter], closed: Bool) -> [(String, JSONTree)] {
+        var fields: [(String, JSONTree)] = [
+            ("type", .string("object")),
+            ("properties", .object(parameters.map { ($0.name, .object(schema(of: $0))) })),
+            ("required", .array(parameters.filter(\.isRequired).map { .string($0.name) })),
+        ]
+        if closed { fields.append(("additionalProperties", .boolean(false))) }
+        return fields
+    }
+
+    private static func schema(of parameter: Parameter) -> [(String, JSONTree)] {
+        var fields = schema(of: parameter.type)
+        if let summary = parameter.summary { fields.append(("description", .string(summary))) }
+        if let value = parameter.defaultValue, let tree = JSONTree(plain: value) { fields.append(("default", tree)) }
+        return fields
+    }
+
+    /// The JSON Schema keywords for a type. A `value` type has no JSON form: it is described by
+    /// annotations only (`x-swiftType`, `x-inProcessOnly`).
+    static func schema(of type: ParameterType) -> [(String, JSONTree)] {
+        switch type.kind {
+        case .string: return [("type", .string("string"))]
+        case .integer(let minimum, let maximum):
+            return [("type", .string("integer"))] + bounds(minimum.map { .integer($0) }, maximum.map { .integer($0) })
+        case .number(let minimum, let maximum):
+            return [("type", .string("number"))] + bounds(minimum.map { .number($0) }, maximum.map { .number($0) })
+        case .boolean: return [("type", .string("boolean"))]
+        case .array(let element): return [("type", .string("array")), ("items", .object(schema(of: element)))]
+        case .object(nil): return [("type", .string("object"))]
+        case .object(let fields?): return paramsSchema(fields, closed: false)
+        case .value(let name, _): return [("x-swiftType", .string(name)), ("x-inProcessOnly", .boolean(true))]
+        }
+    }
+
+    private static func bounds(_ minimum: JSONTree?, _ maximum: JSONTree?) -> [(String, JSONTree)] {
+        var fields: [(String, JSONTree)] = []
+        if let minimum { fields.append(("minimum", minimum)) }
+        if let maximum { fields.append(("maximum", maximum)) }
+        return fields
+    }
+}
+
+/// A JSON value to write, keys kept in the order given.
+indirect enum JSONTree {
+    case object([(String, JSONTree)])
+    case array([JSONTree])
+    case string(String)
+    case integer(Int)
+    case number(Double)
+    case boolean(Bool)
+
+    /// A plain value (string, number, boolean, array or string-keyed dictionary of these) as JSON;
+    /// `nil` for anything else (a callback, a non-finite number).
+    init?(plain value: Any) {
+        switch value {
+        case let text as String: self = .string(text)
+        case let flag as Bool: self = .boolean(flag)
+        case let integer as Int: self = .integer(integer)
+        case let number as Double:
+            guard number.isFinite else { return nil }
+            self = .number(number)
+        case let array as [Any]:
+            var items: [JSONTree] = []
+            for item in array {
+                guard let tree = JSONTree(plain: item) else { return nil }
+                items.append(tree)
+            }
+            self = .array(items)
+        case let dictionary as [String: Any]:
+            var fields: [(String, JSONTree)] = []
+            for key in dictionary.keys.sorted() {
+                guard let tree = JSONTree(plain: dictionary[key]!) else { return nil }
+                fields.append((key, tree))
+            }
+            self = .object(fields)
+        default: return nil
+        }
+    }
+
+    func write(to text: inout String, indent: String) {
+        switch self {
+        case .object(let fields):
+            guard !fields.isEmpty else {
+                text += "{}"
+                return
+            }
+            text += "{\n"
+            for (index, (key, value)) in fields.enumerated() {
+                text += indent + "  "
+                Self.quote(key, to: &text)
+                text += ": "
+                value.write(to: &text, indent: indent + "  ")
+                text += index == fields.count - 1 ? "\n" : ",\n"
+            }
+            text += indent + "}"
+        case .array(let items):
+            guard !items.isEmpty else {
+                text += "[]"
+                return
+            }
+            text += "[\n"
+            for (index, item) in items.enumerated() {
+                text += indent + "  "
+                item.write(to: &text, indent: indent + "  ")
+                text += index == items.count - 1 ? "\n" : ",\n"
+            }
+            text += indent + "]"
+        case .string(let value): Self.quote(value, to: &text)
+        case .integer(let value): text += String(value)
+        case .number(let value):
+            // Integral values keep a fraction so the reader sees a number, not an integer.
+            text += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) + ".0" : String(value)
+        case .boolean(let value): text += value ? "true" : "false"
+        }
+    }
+
+    /// `value` as a JSON string: quotes, backslashes and control characters escaped.
+    static func quote(_ value: String, to text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}
