@@ -58,6 +58,13 @@ extension Mediator {
         try check(target: target, action: action, params: params, remote: false, outside: true)
     }
 
+    /// A call from outside the program that is not a URL (the command-line layer): as the async
+    /// `call`, with undeclared params refused by the default policy. Local-only actions stay
+    /// reachable: the person at the command line is the program's user.
+    package func callFromOutside(target: String, action: String, params: Params, shouldCacheTarget: Bool) async throws(MediatorError) -> (any Sendable)? {
+        try await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, outside: true).value(self)
+    }
+
     private func check(target: String, action: String, params: Params, remote: Bool, outside: Bool) throws(MediatorError) {
         let found: RegisteredAction? = state.withReadLock { $0.slot(named: target)?.definition.action(named: action) }
         guard let found, let canonicalTarget = Names.canonical(target, as: .target) else {
