@@ -51,6 +51,38 @@ final class Target_BenchMain: MainActorTarget {
     let service = BenchService()
 }
 
+/// The same action with its two params declared: validated (and coerced) before it runs. Named
+/// "Bench" like performCached's target (in a mediator of its own), so that only the contract differs.
+final class Target_BenchDeclared: MediatorTarget {
+    static let targetName = "Bench"
+    static let actions: [Action<Target_BenchDeclared>] = [
+        Action("echo", params: [.required("v", .integer), .required("name", .string)], result: .integer) { target, params in
+            target.service.echo(v: try params.value("v", as: Int.self), name: try params.value("name", as: String.self))
+        }
+    ]
+    let service = BenchService()
+}
+
+/// The typed key a caller module would declare, and its input.
+struct BenchInput: Codable, Sendable {
+    var v: Int
+    var name: String
+}
+
+extension ActionKey where Input == BenchInput, Output == Int {
+    static var benchEcho: Self { Self(target: "Bench", action: "echo") }
+}
+
+/// The same action registered against the key: the input arrives as is. Also named "Bench", in a
+/// mediator of its own.
+final class Target_BenchKeyed: MediatorTarget {
+    static let targetName = "Bench"
+    static let actions: [Action<Target_BenchKeyed>] = [
+        Action(.benchEcho) { target, input in target.service.echo(v: input.v, name: input.name) }
+    ]
+    let service = BenchService()
+}
+
 /// The typed wrapper a caller module would ship.
 extension Mediator {
     @inline(never)
@@ -122,7 +154,16 @@ func makeCases() async throws -> [BenchCase] {
     try mainActorMediator.register(Target_BenchMain.self) { _ in Target_BenchMain() }
     _ = try await mainActorMediator.call(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true)
 
+    // Contracts, each in a mediator of its own: declared params, and a typed key.
+    let declaredMediator = Mediator()
+    try declaredMediator.register(Target_BenchDeclared.self) { _ in Target_BenchDeclared() }
+    _ = await declaredMediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)
+    let keyedMediator = Mediator()
+    try keyedMediator.register(Target_BenchKeyed.self) { _ in Target_BenchKeyed() }
+
     // Each call a case times must succeed: a failed call takes another, cheaper path.
+    try expectAnswer(await declaredMediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true), "validatedCached")
+    try expectAnswer(try? await keyedMediator.call(.benchEcho, BenchInput(v: 1, name: "abc"), shouldCacheTarget: true), "typedKey")
     try expectAnswer(performSynchronously(mediator, target: "Bench", params: params), "performCached")
     try expectAnswer(await mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true), "asyncPerformCached")
     try expectAnswer(await asyncMediator.perform(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true), "asyncAction")
@@ -161,6 +202,14 @@ func makeCases() async throws -> [BenchCase] {
         },
         BenchCase(name: "typedWrapper", iterations: 100_000) { count in
             for index in 0..<count { consume(try? mediator.benchEcho(v: index, name: "abc")) }
+        },
+        // A declared two-param action through perform: the params are checked before it runs.
+        BenchCase(name: "validatedCached", iterations: 200_000) { count in
+            for _ in 0..<count { consume(declaredMediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        // A typed-key call in-process: the input value is passed as is, the output returned as is.
+        BenchCase(name: "typedKey", iterations: 200_000) { count in
+            for index in 0..<count { consume(try? keyedMediator.call(.benchEcho, BenchInput(v: index, name: "abc"), shouldCacheTarget: true)) }
         },
         BenchCase(name: "resolvedHandle", iterations: 200_000) { count in
             for _ in 0..<count { consume(handle.perform(params)) }

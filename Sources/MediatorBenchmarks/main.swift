@@ -122,7 +122,7 @@ let baselines: [String: String] = [
     "typedWrapper": "performCached", "resolvedHandle": "direct", "openURL": "foundationURLComponents",
     "notFound": "naiveDictionary", "register5000x5": "naiveRegister5000x5", "parallelCached": "performCached",
     "missHugeName": "missTypo", "missAmong100000": "missTypo", "asyncPerformCached": "performCached", "asyncAction": "performCached",
-    "mainActorHop": "performCached", "mainActorOnMain": "performCached",
+    "mainActorHop": "performCached", "mainActorOnMain": "performCached", "validatedCached": "performCached", "typedKey": "performCached",
 ]
 
 func printTable(_ results: [Measurement]) {

@@ -27,10 +27,11 @@ extension Action {
         _ body: @escaping @Sendable (Target, Input) throws -> Output
     ) {
         let run = TypedRun.sync { instance, input in try body(unsafeDowncast(instance, to: Target.self), KeyedInput.cast(input)) }
+        let direct = TypedBody<Input, Output> { instance, input in try body(unsafeDowncast(instance, to: Target.self), input) }
         self.init(
             name: key.action, summary: summary, localOnly: localOnly,
             body: .sync { target, params in try KeyedInput.encode(try body(target, try KeyedInput.decode(Input.self, from: params))) },
-            contract: KeyedInput.contract(for: key, run: run))
+            contract: KeyedInput.contract(for: key, run: run, direct: direct))
     }
 
     /// An async action a key names: as the synchronous form, and its body may `await`.
@@ -137,7 +138,7 @@ enum KeyedInput {
     }
 
     /// A keyed action's contract: parameters from `Input`, the result from `Output`.
-    static func contract<Input, Output>(for key: ActionKey<Input, Output>, run: TypedRun) -> ActionContract {
+    static func contract<Input, Output>(for key: ActionKey<Input, Output>, run: TypedRun, direct: TypedBody<Input, Output>? = nil) -> ActionContract {
         ActionContract(
             parameters: SchemaReader.parameters(of: Input.self).parameters,
             result: SchemaReader.type(of: Output.self),
@@ -146,6 +147,6 @@ enum KeyedInput {
                 keyTarget: key.target, inputType: ObjectIdentifier(Input.self), outputType: ObjectIdentifier(Output.self),
                 inputTypeName: typeName(Input.self), outputTypeName: typeName(Output.self),
                 inputDeclaresParameters: Input.self is any DeclaresParameters.Type,
-                decodedParameters: { SchemaReader.decodedParameters(of: Input.self) }, run: run))
+                decodedParameters: { SchemaReader.decodedParameters(of: Input.self) }, run: run, direct: direct))
     }
 }

@@ -9,7 +9,10 @@ final class ActionContract: Sendable {
     let policy: UndeclaredParameterPolicy?
     let keyed: KeyedImplementation?
     /// The names in declaration order, for the linear scan of the fast path.
-    private let names: [String]
+    private let names: ContiguousArray<String>
+    /// For each parameter, the one Swift type whose values it accepts as they are (`String` for a
+    /// string, `Int` for an unbounded integer, ...); `nil` where values must be checked further.
+    private let exactTypes: ContiguousArray<ObjectIdentifier?>
     /// Bit `i` set when parameter `i` is required (for up to 64 parameters).
     private let requiredMask: UInt64
     private let allMask: UInt64
@@ -22,7 +25,8 @@ final class ActionContract: Sendable {
         self.policy = policy
         self.keyed = keyed
         let declared = parameters ?? []
-        names = declared.map(\.name)
+        names = ContiguousArray(declared.map(\.name))
+        exactTypes = ContiguousArray(declared.map { $0.type.exactType })
         var required: UInt64 = 0
         for (index, parameter) in declared.prefix(64).enumerated() where parameter.isRequired { required |= 1 << UInt64(index) }
         requiredMask = required
@@ -49,7 +53,6 @@ final class ActionContract: Sendable {
     ///
     /// The common case (every value already of its type, nothing undeclared) hashes nothing and
     /// copies nothing: it walks the params once and compares names.
-    @inline(__always)
     func validate(_ params: Params, refuseUndeclared: Bool, target: String, action: String) -> Result<Params, MediatorError> {
         guard let parameters else { return .success(params) }
         guard parameters.count <= 64 else { return validateInOrder(params, refuseUndeclared: refuseUndeclared, target: target, action: action) }
@@ -78,6 +81,27 @@ final class ActionContract: Sendable {
             }
         }
         return .success(result)
+    }
+
+    /// Whether `params` are fine as they are: every value already exactly of its declared type,
+    /// nothing required missing, no default to fill in, nothing undeclared refused; `false`
+    /// otherwise (``validate(_:refuseUndeclared:target:action:)`` then does the rest). The hot
+    /// path of a declared action: it compares names and type identities, no casts, no copies.
+    @inline(__always)
+    func acceptsQuickly(_ params: Params, refuseUndeclared: Bool) -> Bool {
+        guard let count = parameters?.count, count <= 64 else { return false }
+        var seen: UInt64 = 0
+        for (key, raw) in params.values {
+            var index = 0
+            while index < count && names[index] != key { index += 1 }
+            guard index < count else {
+                if refuseUndeclared { return false }
+                continue
+            }
+            guard let exact = exactTypes[index], storedType(of: raw) == exact else { return false }
+            seen |= 1 << UInt64(index)
+        }
+        return seen == allMask || (requiredMask & ~seen == 0 && !hasDefaults)
     }
 
     /// The slow, ordered form of ``validate(_:refuseUndeclared:target:action:)``: the first
@@ -153,4 +177,12 @@ extension MediatorError {
         error.action = action
         return error
     }
+}
+
+/// The type a value was stored with in its existential box: read from the box (the existential is
+/// opened), where `type(of:)` asks the runtime for the dynamic type (a subclass, say). Exactly what
+/// the quick check wants: a value stored as another type goes the careful way.
+@inline(__always)
+private func storedType<T>(of value: T) -> ObjectIdentifier {
+    ObjectIdentifier(T.self)
 }

@@ -85,6 +85,28 @@ struct KeyedImplementation: Sendable {
     /// The parameters as the input type's conformance decodes them, for `verify` to compare.
     let decodedParameters: @Sendable () -> SchemaReader.Reading
     let run: TypedRun
+    /// The synchronous body with its types intact (a ``TypedBody`` of the key's input and
+    /// output): the hot path of a typed call. `nil` for async and main-actor bodies.
+    let direct: (any AnyObject & Sendable)?
+
+    /// The synchronous body, when the caller's types are exactly the key's.
+    @inline(__always)
+    func direct<Input, Output>(_: Input.Type, _: Output.Type) -> TypedBody<Input, Output>? {
+        guard let direct, inputType == ObjectIdentifier(Input.self), outputType == ObjectIdentifier(Output.self) else { return nil }
+        // Safe: `direct` is always a `TypedBody` of the registered key's input and output types,
+        // and those were just found identical to `Input` and `Output`.
+        return unsafeDowncast(direct, to: TypedBody<Input, Output>.self)
+    }
+}
+
+/// A keyed action's synchronous body, its target type erased and its input and output types
+/// kept, so a typed call passes and returns them without existential boxes or casts.
+final class TypedBody<Input, Output>: Sendable {
+    let body: @Sendable (any TargetInstance, Input) throws -> Output
+
+    init(_ body: @escaping @Sendable (any TargetInstance, Input) throws -> Output) {
+        self.body = body
+    }
 }
 
 /// A typed body: the input and output as existentials of the key's types.

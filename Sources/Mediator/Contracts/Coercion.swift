@@ -11,6 +11,26 @@ enum Coercion {
 }
 
 extension ParameterType {
+    /// The one Swift type whose values this type accepts as they are, with nothing more to check;
+    /// `nil` when values need more (bounds, finiteness, conversion).
+    var exactType: ObjectIdentifier? {
+        switch kind {
+        case .string: ObjectIdentifier(String.self)
+        case .integer(nil, nil): ObjectIdentifier(Int.self)
+        case .boolean: ObjectIdentifier(Bool.self)
+        case .array(let element):
+            switch element.kind {
+            case .string: ObjectIdentifier([String].self)
+            case .integer(nil, nil): ObjectIdentifier([Int].self)
+            case .boolean: ObjectIdentifier([Bool].self)
+            default: nil
+            }
+        case .object(nil): ObjectIdentifier([String: any Sendable].self)
+        case .value(_, let type): type
+        default: nil
+        }
+    }
+
     /// `raw` checked against this type, by the rules of ``Params`` (text to numbers and booleans,
     /// exact conversions between numbers, one value to a one-element array).
     func coerce(_ raw: Any) -> Coercion {

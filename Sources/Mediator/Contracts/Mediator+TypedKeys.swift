@@ -15,11 +15,28 @@ extension Mediator {
     /// - Parameters:
     ///   - key: the action and its types.
     ///   - input: the action's input.
+    ///   - shouldCacheTarget: keep the target instance for later calls (as for the calls by name).
     /// - Returns: the action's output.
     /// - Throws: what ``call(target:action:params:shouldCacheTarget:)-8qzr1`` throws, or
     ///   ``MediatorError/Code/resultTypeMismatch`` when the result cannot be read as `Output`.
-    public func call<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input) throws(MediatorError) -> Output {
-        let result = try dispatch(target: key.target, action: key.action, params: [:], input: input, shouldCacheTarget: false).value(self)
+    public func call<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input, shouldCacheTarget: Bool = false) throws(MediatorError) -> Output {
+        guard let saved = CallDepth.enter(limit: maximumCallDepth) else { throw callDepthExceededError(target: key.target, action: key.action) }
+        defer { CallDepth.restore(saved) }
+        // The hot path: a ready instance and a synchronous body registered against a key of these
+        // very types. Everything else goes through the pipeline with the input boxed.
+        if case .readyDeclared(_, let instance, let contract) = resolve(target: key.target, action: key.action, remote: false),
+            let direct = contract.keyed?.direct(Input.self, Output.self)
+        {
+            do {
+                return try direct.body(instance, input)
+            } catch {
+                throw actionFailedError(
+                    from: error, target: Names.shown(key.target, as: .target), action: Names.shown(key.action, as: .action), context: "the action failed")
+            }
+        }
+        let result = try dispatch(
+            target: key.target, action: key.action, params: [:], input: TypedInput(input), shouldCacheTarget: shouldCacheTarget, counted: true
+        ).value(self)
         return try output(result, of: key)
     }
 
@@ -33,11 +50,15 @@ extension Mediator {
     /// - Parameters:
     ///   - key: the action and its types.
     ///   - input: the action's input.
+    ///   - shouldCacheTarget: keep the target instance for later calls (as for the calls by name).
     /// - Returns: the action's output.
     /// - Throws: what the async ``call(target:action:params:shouldCacheTarget:)-6k8m1`` throws, or
     ///   ``MediatorError/Code/resultTypeMismatch``.
-    public func call<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input) async throws(MediatorError) -> Output {
-        let result = try await dispatchAwaiting(target: key.target, action: key.action, params: [:], input: input, shouldCacheTarget: false).value(self)
+    public func call<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input, shouldCacheTarget: Bool = false) async throws(MediatorError) -> Output {
+        let result = try await dispatchAwaiting(
+            target: key.target, action: key.action, params: [:], input: TypedInput(input), shouldCacheTarget: shouldCacheTarget
+        )
+        .value(self)
         return try output(result, of: key)
     }
 

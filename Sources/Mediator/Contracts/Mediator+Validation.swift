@@ -80,12 +80,12 @@ extension Mediator {
     /// params (the input encoded, if there is one) checked against the declared parameters, with
     /// text coerced and defaults filled in.
     func arguments(
-        _ run: ActionRun, _ contract: ActionContract?, params: Params, input: (any Encodable & Sendable)?, outside: Bool, target: String, action: String
+        _ run: ActionRun, _ contract: ActionContract?, params: Params, input: TypedInput?, outside: Bool, target: String, action: String
     ) -> Result<(ActionRun, Params), MediatorError> {
         var params = params
         if let input {
-            if let keyed = contract?.keyed, ObjectIdentifier(type(of: input)) == keyed.inputType {
-                return .success((keyed.run.bound(to: input), params))
+            if let keyed = contract?.keyed, input.type == keyed.inputType {
+                return .success((keyed.run.bound(to: input.value), params))
             }
             switch plainParams(params, input: input) {
             case .success(let plain): params = plain
@@ -93,14 +93,20 @@ extension Mediator {
             }
         }
         guard let contract else { return .success((run, params)) }
-        let refuse = (contract.policy ?? undeclaredParameters).refuses(fromOutside: outside)
-        return contract.validate(params, refuseUndeclared: refuse, target: target, action: action).map { (run, $0) }
+        return contract.validate(params, refuseUndeclared: refusesUndeclared(contract, outside: outside), target: target, action: action).map { (run, $0) }
+    }
+
+    /// Whether `contract`'s action refuses undeclared params from this caller: its own policy,
+    /// else the mediator's.
+    @inline(__always)
+    func refusesUndeclared(_ contract: ActionContract, outside: Bool) -> Bool {
+        (contract.policy ?? undeclaredParameters).refuses(fromOutside: outside)
     }
 
     /// `params`, or a typed key's input encoded to plain params for an action that does not
     /// take it as is (one registered by name, `notFound`, a fallback).
-    func plainParams(_ params: Params, input: (any Encodable & Sendable)?) -> Result<Params, MediatorError> {
-        guard let input else { return .success(params) }
+    func plainParams(_ params: Params, input: TypedInput?) -> Result<Params, MediatorError> {
+        guard let input = input?.value else { return .success(params) }
         let encoded: (any Sendable)?
         do {
             encoded = try ValueEncoder.encode(input)
@@ -114,5 +120,19 @@ extension Mediator {
             return .failure(
                 MediatorError(.invalidParameter, reason: "the input (\(typeName(type(of: input)))) is not encoded as named fields, so it cannot be params"))
         }
+    }
+}
+
+/// A typed key's input on its way through the pipeline (the slow path: the hot one calls the
+/// keyed body directly). A class, so the pipeline's functions pass one word, `nil` for every
+/// call by name.
+final class TypedInput: Sendable {
+    let value: any Encodable & Sendable
+    /// The input's dynamic type, compared with a keyed body's input type.
+    let type: ObjectIdentifier
+
+    init(_ value: any Encodable & Sendable) {
+        self.value = value
+        self.type = ObjectIdentifier(Swift.type(of: value))
     }
 }

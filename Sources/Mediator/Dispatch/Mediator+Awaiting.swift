@@ -68,7 +68,7 @@ extension Mediator {
     /// The whole call, awaiting what must be awaited: the synchronous pipeline first (most
     /// calls end there), then, if it stopped, the rest with the call's depth in the task.
     func dispatchAwaiting(
-        target: String, action: String, params: Params, input: (any Encodable & Sendable)? = nil, shouldCacheTarget: Bool, remote: Bool = false,
+        target: String, action: String, params: Params, input: TypedInput? = nil, shouldCacheTarget: Bool, remote: Bool = false,
         outside: Bool = false
     ) async -> Outcome {
         let outcome = dispatch(

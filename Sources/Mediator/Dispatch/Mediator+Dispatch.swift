@@ -88,7 +88,9 @@ extension Mediator {
     enum Resolution {
         /// The hot path: the action and an instance to run it on (cached, or the mediator for a
         /// closure target), copied out with as few retains as possible.
-        case ready(ActionRun, any TargetInstance, ActionContract?)
+        case ready(ActionRun, any TargetInstance)
+        /// The same for an action with a contract (declared params, a typed key).
+        case readyDeclared(ActionRun, any TargetInstance, ActionContract)
         case action(ResolvedTarget, RegisteredAction)
         case missingAction(ResolvedTarget, NotFoundHandler?)
         case missingTarget
@@ -102,8 +104,16 @@ extension Mediator {
             guard let slot = registry.slot(named: target) else { return .missingTarget }
             if let found = slot.definition.action(named: action) {
                 if !(remote && found.isLocalOnly) {
-                    if let cached = slot.cached { return .ready(found.run, cached, found.contract) }
-                    if slot.definition.make == nil { return .ready(found.run, self, found.contract) }
+                    let instance: any TargetInstance
+                    if let cached = slot.cached {
+                        instance = cached
+                    } else if slot.definition.make == nil {
+                        instance = self
+                    } else {
+                        return .action(slot.resolved, found)
+                    }
+                    if let contract = found.contract { return .readyDeclared(found.run, instance, contract) }
+                    return .ready(found.run, instance)
                 }
                 return .action(slot.resolved, found)
             }
@@ -127,7 +137,7 @@ extension Mediator {
     ///   - outside: the call came from outside the program (the command line; a `remote` call
     ///     always does): undeclared params are refused by the default policy.
     func dispatch(
-        target: String, action: String, params: Params, input: (any Encodable & Sendable)? = nil, shouldCacheTarget: Bool, remote: Bool = false,
+        target: String, action: String, params: Params, input: TypedInput? = nil, shouldCacheTarget: Bool, remote: Bool = false,
         outside: Bool = false, counted: Bool = false, awaiting: Bool = false
     ) -> Outcome {
         var saved = 0
@@ -140,8 +150,8 @@ extension Mediator {
         defer { if !counted { CallDepth.restore(saved) } }
 
         switch resolve(target: target, action: action, remote: remote) {
-        case .ready(let run, let instance, let contract):
-            if contract == nil && input == nil, case .sync(let body) = run {
+        case .ready(let run, let instance):
+            if input == nil, case .sync(let body) = run {
                 do {
                     return .answered(try body(instance, params))
                 } catch {
@@ -150,10 +160,15 @@ extension Mediator {
                             from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
                 }
             }
-            // A typed key's input for a keyed body of its type: passed as is.
-            if let input, let keyed = contract?.keyed, case .sync(let body) = keyed.run, ObjectIdentifier(type(of: input)) == keyed.inputType {
+            return runReady(run, on: instance, contract: nil, params: params, input: input, outside: remote || outside, target: target, action: action)
+
+        case .readyDeclared(let run, let instance, let contract):
+            // Declared params, all already of their types: checked in place, no copy.
+            if input == nil, case .sync(let body) = run,
+                contract.acceptsQuickly(params, refuseUndeclared: refusesUndeclared(contract, outside: remote || outside))
+            {
                 do {
-                    return .answered(try body(instance, input))
+                    return .answered(try body(instance, params))
                 } catch {
                     return .failed(
                         actionFailedError(
@@ -181,9 +196,10 @@ extension Mediator {
 
     /// A resolved action on a ready instance: arguments checked, then `runReady`.
     private func runReady(
-        _ run: ActionRun, on instance: any TargetInstance, contract: ActionContract?, params: Params, input: (any Encodable & Sendable)?, outside: Bool,
+        _ run: ActionRun, on instance: any TargetInstance, contract: ActionContract?, params: Params, input: TypedInput?, outside: Bool,
         target: String, action: String
     ) -> Outcome {
+        if contract == nil && input == nil { return runReady(run, on: instance, params: params, target: target, action: action) }
         let prepared = arguments(
             run, contract, params: params, input: input, outside: outside, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
         guard case .success(let (run, params)) = prepared else { return .failed(prepared.failure) }
@@ -192,12 +208,20 @@ extension Mediator {
 
     /// A resolved action whose instance must be made or found: arguments, instance, action.
     private func runAction(
-        _ resolved: ResolvedTarget, _ found: RegisteredAction, params: Params, input: (any Encodable & Sendable)?, shouldCacheTarget: Bool, remote: Bool,
+        _ resolved: ResolvedTarget, _ found: RegisteredAction, params given: Params, input: TypedInput?, shouldCacheTarget: Bool, remote: Bool,
         outside: Bool, awaiting: Bool
     ) -> Outcome {
         if remote && found.isLocalOnly { return .failed(localOnlyError(target: resolved.name, action: found.name)) }
-        let prepared = arguments(found.run, found.contract, params: params, input: input, outside: remote || outside, target: resolved.name, action: found.name)
-        guard case .success(let (run, params)) = prepared else { return .failed(prepared.failure) }
+        let run: ActionRun
+        let params: Params
+        if found.contract == nil && input == nil {
+            (run, params) = (found.run, given)
+        } else {
+            let prepared = arguments(
+                found.run, found.contract, params: given, input: input, outside: remote || outside, target: resolved.name, action: found.name)
+            guard case .success(let arguments) = prepared else { return .failed(prepared.failure) }
+            (run, params) = arguments
+        }
         // Checked before the instance is made, so that nothing runs twice when the call goes
         // on awaiting.
         guard run.canRunNow else {
@@ -224,11 +248,19 @@ extension Mediator {
 
     /// A missing action: the target's `notFound`, CTMediator's drop rule, then the global fallback.
     private func missingAction(
-        _ resolved: ResolvedTarget, _ notFound: NotFoundHandler?, target: String, action: String, params: Params, input: (any Encodable & Sendable)?,
+        _ resolved: ResolvedTarget, _ notFound: NotFoundHandler?, target: String, action: String, params given: Params, input: TypedInput?,
         shouldCacheTarget: Bool, remote: Bool, awaiting: Bool
     ) -> Outcome {
-        let plain = plainParams(params, input: input)
-        guard case .success(let params) = plain else { return .failed(plain.failure.named(target: resolved.name, action: Names.shown(action, as: .action))) }
+        let params: Params
+        if input == nil {
+            params = given
+        } else {
+            let plain = plainParams(given, input: input)
+            guard case .success(let encoded) = plain else {
+                return .failed(plain.failure.named(target: resolved.name, action: Names.shown(action, as: .action)))
+            }
+            params = encoded
+        }
         var hasNotFound = false
         if let notFound {
             // The rest of the call, built only when it must await (a closure allocates).
@@ -261,7 +293,8 @@ extension Mediator {
     }
 
     /// A missing target: the global fallback.
-    private func missingTarget(target: String, action: String, params: Params, input: (any Encodable & Sendable)?, remote: Bool) -> Outcome {
+    private func missingTarget(target: String, action: String, params: Params, input: TypedInput?, remote: Bool) -> Outcome {
+        guard input != nil else { return fallback(target: target, action: action, params: params, remote: remote) }
         switch plainParams(params, input: input) {
         case .success(let plain): return fallback(target: target, action: action, params: plain, remote: remote)
         case .failure(let error): return .failed(error.named(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action)))
