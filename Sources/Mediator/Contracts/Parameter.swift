@@ -68,6 +68,10 @@ public struct Parameter: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Equal when every field is; defaults compare by type and by their text.
+    ///
+    /// - Parameters:
+    ///   - lhs: one value.
+    ///   - rhs: the other.
     public static func == (lhs: Parameter, rhs: Parameter) -> Bool {
         lhs.name == rhs.name && lhs.type == rhs.type && lhs.isRequired == rhs.isRequired && lhs.summary == rhs.summary
             && sameDefault(lhs.defaultValue, rhs.defaultValue)

@@ -122,6 +122,10 @@ public struct ParameterType: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Two types are equal when they accept the same values (a `value` type by its Swift type).
+    ///
+    /// - Parameters:
+    ///   - lhs: one value.
+    ///   - rhs: the other.
     public static func == (lhs: ParameterType, rhs: ParameterType) -> Bool {
         lhs.kind == rhs.kind
     }

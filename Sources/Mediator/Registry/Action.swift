@@ -75,7 +75,7 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// ``MediatorError/Code/asyncAction`` and `perform` returns `nil`. See <doc:AsyncCalls>.
     ///
     /// - Parameters:
-    ///   - name: the action's name, short or full (see ``init(_:summary:localOnly:_:)-7ex5r``).
+    ///   - name: the action's name, short or full (see ``init(_:summary:params:result:localOnly:_:)-smpz``).
     ///   - summary: a one-line description, shown by listings.
     ///   - params: the declared parameters, checked and coerced before the action runs.
     ///   - result: the declared type of the result.

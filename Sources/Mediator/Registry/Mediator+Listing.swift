@@ -39,6 +39,10 @@ public struct ActionInfo: Sendable, Equatable {
     public let undeclaredParameters: UndeclaredParameterPolicy
 
     /// Equal when every field is.
+    ///
+    /// - Parameters:
+    ///   - lhs: one value.
+    ///   - rhs: the other.
     public static func == (lhs: ActionInfo, rhs: ActionInfo) -> Bool {
         lhs.name == rhs.name && lhs.summary == rhs.summary && lhs.isLocalOnly == rhs.isLocalOnly && lhs.isAsync == rhs.isAsync
             && lhs.parameters == rhs.parameters && lhs.result == rhs.result && lhs.keyTypes?.input == rhs.keyTypes?.input
