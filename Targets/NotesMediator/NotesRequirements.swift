@@ -1,0 +1,29 @@
+import Mediator
+
+/// What this module needs the `Notes` target to provide: every action its keys and wrappers call.
+/// A program that wires the modules records it and checks it at start-up.
+///
+/// ```swift
+/// mediator.require(NotesRequirements.all, by: "NotesMediator")
+/// precondition(mediator.verify().isEmpty)
+/// ```
+public enum NotesRequirements {
+    /// The keys (`notesCreate`, `notesGet`, `notesList`, `notesUpdate`, `notesExport`), and by
+    /// name, with the params they send, what the name-based wrappers call: `Notes/create` (the
+    /// classic wrapper ``Mediator/notesCreate(token:title:body:tags:)``, which reads a note) and
+    /// `Notes/delete` (which has no key).
+    public static let all: [Requirement] = [
+        .action(.notesCreate), .action(.notesGet), .action(.notesList), .action(.notesUpdate), .action(.notesExport),
+        .action(
+            target: "Notes", action: "create",
+            params: [.required("token", .string), .required("title", .string), .required("body", .string), .required("tags", .array(of: .string))],
+            result: noteType),
+        .action(target: "Notes", action: "delete", params: [.required("token", .string), .required("id", .integer)]),
+    ]
+
+    /// A note as the classic wrapper reads it (``Note``'s fields).
+    static let noteType = ParameterType.object([
+        .required("id", .integer), .required("title", .string), .required("body", .string), .required("tags", .array(of: .string)),
+        .required("owner", .string),
+    ])
+}
