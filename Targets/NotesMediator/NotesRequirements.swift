@@ -8,12 +8,19 @@ import Mediator
 /// precondition(mediator.verify().isEmpty)
 /// ```
 public enum NotesRequirements {
-    /// The keys (`notesCreate`, `notesGet`, `notesList`, `notesUpdate`, `notesExport`), and by
-    /// name, with the params they send, what the name-based wrappers call: `Notes/create` (the
-    /// classic wrapper ``Mediator/notesCreate(token:title:body:tags:)``, which reads a note) and
-    /// `Notes/delete` (which has no key).
-    public static let all: [Requirement] = [
+    /// Every requirement: ``keys`` and ``byName``.
+    public static let all: [Requirement] = keys + byName
+
+    /// The keys this module declares: `notesCreate`, `notesGet`, `notesList`, `notesUpdate` and
+    /// `notesExport`. The provider must register those actions with the keys' types.
+    public static let keys: [Requirement] = [
         .action(.notesCreate), .action(.notesGet), .action(.notesList), .action(.notesUpdate), .action(.notesExport),
+    ]
+
+    /// What the name-based wrappers call, with the params they send: `Notes/create` (the classic
+    /// wrapper ``Mediator/notesCreate(token:title:body:tags:)``, which reads a note) and
+    /// `Notes/delete` (which has no key). `verify()` compares them with the declared params.
+    public static let byName: [Requirement] = [
         .action(
             target: "Notes", action: "create",
             params: [.required("token", .string), .required("title", .string), .required("body", .string), .required("tags", .array(of: .string))],
