@@ -32,7 +32,7 @@ enum Outcome: Equatable, CustomStringConvertible {
         case .token(let index): "token #\(index)"
         case .note(let note): "note(\(note))"
         case .notes(let notes): "notes(\(notes.map(\.id)))"
-        case .document(let text): "document(\(text.count) characters)"
+        case .document(let text): "document(\(text.count) characters: \(String(text.prefix(40)).debugDescription))"
         case .done: "done"
         case .failure(let code): "failure(\(code))"
         }
