@@ -28,12 +28,18 @@ let package = Package(
         // Example provider modules (each defines its Target_X), their typed extension modules, and a
         // support module of shared helpers (a lock that works from iOS 15). Rule (checked by
         // ExampleModulesTests/ImportRulesTests): providers never depend on other providers, only on
-        // Mediator, extension modules and support modules; extension modules depend on Mediator
+        // Mediator, extension modules (their own, whose typed keys they register against, and
+        // others', whose keys they call) and support modules; extension modules depend on Mediator
         // only; support modules on Mediator at most.
         .target(name: "ExampleSupport", path: "Targets/ExampleSupport", swiftSettings: settings),
-        .target(name: "Accounts", dependencies: ["Mediator", "ExampleSupport"], path: "Targets/Accounts", swiftSettings: settings),
+        .target(name: "Accounts", dependencies: ["Mediator", "AccountsMediator", "ExampleSupport"], path: "Targets/Accounts", swiftSettings: settings),
         .target(name: "AccountsMediator", dependencies: ["Mediator"], path: "Targets/AccountsMediator", swiftSettings: settings),
-        .target(name: "Notes", dependencies: ["Mediator", "AccountsMediator", "ExampleSupport"], path: "Targets/Notes", swiftSettings: settings),
+        .target(
+            name: "Notes",
+            dependencies: ["Mediator", "AccountsMediator", "NotesMediator", "ExampleSupport"],
+            path: "Targets/Notes",
+            swiftSettings: settings
+        ),
         .target(name: "NotesMediator", dependencies: ["Mediator"], path: "Targets/NotesMediator", swiftSettings: settings),
 
         .executableTarget(

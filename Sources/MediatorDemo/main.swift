@@ -1,6 +1,7 @@
 // A scripted tour of the mediator with the example modules: `swift run mediator-demo`.
 // Notes and Accounts never import each other; this program wires them into one mediator and
-// calls them through the string API and through their typed extension modules.
+// calls them through the string API, through their typed extension modules' wrappers, and through
+// their typed keys; at start-up it checks that every module's requirements are met.
 import Accounts
 import AccountsMediator
 import Mediator
@@ -15,12 +16,24 @@ do {
 
     print("targets:", mediator.targets.map(\.name).joined(separator: ", "))
 
+    // Start-up check: every module states what it needs from the others; verify() runs nothing and
+    // reports every unmet need at once, as sentences.
+    mediator.require(AccountsRequirements.all, by: "AccountsMediator")
+    mediator.require(NotesRequirements.all, by: "NotesMediator")
+    mediator.require(Target_Notes.requirements, by: "Notes")
+    let problems = mediator.verify()
+    print("verify:", problems.isEmpty ? "every requirement is met" : problems.map(\.description).joined(separator: "\n  "))
+
     // Typed extension wrappers: no strings at the call site.
     let user = try mediator.accountsSignUp(username: "ada", password: "analytical")
     let token = try mediator.accountsLogIn(username: "ada", password: "analytical")
     print("signed up \(user.username) (id \(user.id)), token \(token)")
     let note = try mediator.notesCreate(token: token, title: "Engines", body: "Notes on the analytical engine", tags: ["math"])
     print("created note \(note.id): \(note.title) [\(note.tags.joined(separator: ", "))] by \(note.owner)")
+
+    // A typed key: the compiler checks the input and the output; the note comes back as is.
+    let fetched = try mediator.call(.notesGet, GetNote(id: note.id))
+    print("call(.notesGet, GetNote(id: \(note.id))) -> \(fetched.title) by \(fetched.owner)")
 
     // The string API, CTMediator style: a result or nil.
     let listed = mediator.perform(target: "Target_Notes", action: "Action_list", params: ["tag": "math"])

@@ -1,36 +1,37 @@
+import AccountsMediator
 import Mediator
 
 /// Exposes ``AccountsService`` to other modules through the mediator, as target `Accounts`.
 ///
-/// Results are plain values other modules can decode without importing this one:
-/// an account is `["id": Int, "username": String]`, a token is a `String`. `verifyToken` is async
+/// Every action is registered against a typed key of `AccountsMediator` (which declares its
+/// params, with descriptions, and its result): callers with the key get an `AccountsUser` or a
+/// token `String` as is; callers by name, URL or command line send params, checked against the
+/// declaration, and get plain values other modules can decode without importing this one: an
+/// account is `["id": Int, "username": String]`, a token is a `String`. `verifyToken` is async
 /// (callers `await` it); the other actions are synchronous.
 public final class Target_Accounts: MediatorTarget {
     public static let targetSummary: String? = "User accounts: sign up, log in, who am I, verify a token"
 
     public static let actions: [Action<Target_Accounts>] = [
-        Action("signUp", summary: "Create an account (username, password)") { target, params in
-            try plain(
-                target.service.signUp(
-                    username: params.value("username", as: String.self),
-                    password: params.value("password", as: String.self)
-                ))
+        Action(.accountsSignUp, summary: "Create an account") { target, input in
+            try target.service.signUp(username: input.username, password: input.password).published
         },
-        Action("logIn", summary: "Get a session token (username, password)") { target, params in
-            try target.service.logIn(
-                username: params.value("username", as: String.self),
-                password: params.value("password", as: String.self)
-            )
+        Action(.accountsLogIn, summary: "Get a session token") { target, input in
+            try target.service.logIn(username: input.username, password: input.password)
         },
-        Action("whoAmI", summary: "The account a token belongs to (token)") { target, params in
-            try plain(target.service.whoAmI(token: params.value("token", as: String.self)))
+        Action(.accountsWhoAmI, summary: "The account a token belongs to") { target, input in
+            try target.service.whoAmI(token: input.token).published
         },
         // Async: callers await it (`try await mediator.call(...)`); the synchronous entry points
         // refuse it with `asyncAction`. Notes checks tokens for its async actions with it.
-        Action("verifyToken", summary: "The account a token belongs to, checked asynchronously (token)") { target, params async throws in
-            try await plain(target.service.verify(token: params.value("token", as: String.self)))
+        Action(.accountsVerifyToken, summary: "The account a token belongs to, checked asynchronously") { target, input async throws in
+            try await target.service.verify(token: input.token).published
         },
     ]
+
+    /// What this module needs other modules to provide: nothing (it calls no other target). Listed
+    /// so that a program can record every provider's requirements alike.
+    public static let requirements: [Requirement] = []
 
     let service: AccountsService
 
@@ -44,8 +45,9 @@ public final class Target_Accounts: MediatorTarget {
     public static func register(in mediator: Mediator, service: AccountsService = AccountsService()) throws(MediatorError) {
         try mediator.register(Target_Accounts.self) { _ in Target_Accounts(service: service) }
     }
+}
 
-    private static func plain(_ account: Account) -> [String: any Sendable] {
-        ["id": account.id, "username": account.username]
-    }
+extension Account {
+    /// The account as callers see it (`AccountsMediator`'s type, the output of the keys).
+    var published: AccountsUser { AccountsUser(id: id, username: username) }
 }

@@ -1,8 +1,9 @@
 import Mediator
 
-/// An account as callers of the `Accounts` target see it (the caller's own type: this module
-/// never imports the provider).
-public struct AccountsUser: Decodable, Sendable, Equatable {
+/// An account as callers of the `Accounts` target see it: the output of its keys. This module never
+/// imports the provider; the provider returns this type for the keyed actions, and callers by name
+/// get it as `["id": Int, "username": String]`.
+public struct AccountsUser: Codable, Sendable, Equatable {
     public let id: Int
     public let username: String
 
@@ -26,20 +27,23 @@ extension MediatorError {
 
 // MARK: - Typed calls to the Accounts target
 
+// These wrappers call through the typed keys (`AccountsKeys.swift`): no names or dictionaries at
+// the call site, nor here.
+
 extension Mediator {
     /// Creates an account.
     public func accountsSignUp(username: String, password: String) throws(MediatorError) -> AccountsUser {
-        try call(target: "Accounts", action: "signUp", params: ["username": username, "password": password], as: AccountsUser.self)
+        try call(.accountsSignUp, SignUp(username: username, password: password))
     }
 
     /// Logs in and returns a session token.
     public func accountsLogIn(username: String, password: String) throws(MediatorError) -> String {
-        try call(target: "Accounts", action: "logIn", params: ["username": username, "password": password], as: String.self)
+        try call(.accountsLogIn, LogIn(username: username, password: password))
     }
 
     /// The account a session token belongs to.
     public func accountsWhoAmI(token: String) throws(MediatorError) -> AccountsUser {
-        try call(target: "Accounts", action: "whoAmI", params: ["token": token], as: AccountsUser.self)
+        try call(.accountsWhoAmI, CheckToken(token: token))
     }
 }
 
@@ -62,6 +66,6 @@ extension Mediator {
     /// `MediatorError.Code.cancelled`. An invalid or expired token fails as `actionFailed` with
     /// ``AccountsFailure/invalidToken``, as ``accountsWhoAmI(token:)`` does.
     public func accountsVerifyToken(token: String) async throws(MediatorError) -> AccountsUser {
-        try await call(target: "Accounts", action: "verifyToken", params: ["token": token], as: AccountsUser.self)
+        try await call(.accountsVerifyToken, CheckToken(token: token))
     }
 }

@@ -1,51 +1,59 @@
 import AccountsMediator
 import Mediator
+import NotesMediator
 
 /// Exposes ``NotesService`` to other modules through the mediator, as target `Notes`.
 ///
-/// A note is returned as `["id": Int, "title": String, "body": String, "tags": [String],
-/// "owner": String]`, which callers decode into their own type. Tokens are checked by calling the
-/// `Accounts` target through the mediator (via `AccountsMediator`), never by importing `Accounts`:
-/// `whoAmI` for the synchronous actions, the async `verifyToken` (awaited) for the async `export`.
+/// The actions that return a value are registered against the typed keys of `NotesMediator`
+/// (which declare their params, with descriptions and defaults, and their results): callers with
+/// a key get a `NotesMediator.Note` as is; callers by name, URL or command line send params,
+/// checked against the declaration, and get a note as `["id": Int, "title": String, "body":
+/// String, "tags": [String], "owner": String]`, which they decode into their own type. `delete`
+/// returns nothing, so it is registered by name, with its params declared.
+///
+/// Tokens are checked by calling the `Accounts` target through the mediator (via
+/// `AccountsMediator`), never by importing `Accounts`: `whoAmI` for the synchronous actions, the
+/// async `verifyToken` (awaited) for the async `export`. ``requirements`` says so, for `verify()`.
 public final class Target_Notes: MediatorTarget {
     public static let targetSummary: String? = "Notes: create, get, list, update, delete and export (writes and exports need a token)"
 
     public static let actions: [Action<Target_Notes>] = [
-        Action("create", summary: "Create a note (token, title, body?, tags?)") { target, params in
-            try plain(
-                target.service.create(
-                    token: params.value("token", as: String.self),
-                    title: params.value("title", as: String.self),
-                    body: params.value("body", as: String.self, default: ""),
-                    tags: params.value("tags", as: [String].self, default: [])
-                ))
+        Action(.notesCreate, summary: "Create a note") { target, input in
+            try target.service.create(token: input.token, title: input.title, body: input.body, tags: input.tags).published
         },
-        Action("get", summary: "A note by id (id)") { target, params in
-            try plain(target.service.get(id: params.value("id", as: Int.self)))
+        Action(.notesGet, summary: "A note by id") { target, input in
+            try target.service.get(id: input.id).published
         },
-        Action("list", summary: "All notes, or those with a tag (tag?)") { target, params in
-            try target.service.list(tag: params.valueIfPresent("tag", as: String.self)).map(plain)
+        Action(.notesList, summary: "All notes in order of id, or those with a tag") { target, input in
+            target.service.list(tag: input.tag).map(\.published)
         },
-        Action("update", summary: "Change a note's title, body or tags (token, id, title?, body?, tags?)") { target, params in
-            try plain(
-                target.service.update(
-                    token: params.value("token", as: String.self),
-                    id: params.value("id", as: Int.self),
-                    title: params.valueIfPresent("title", as: String.self),
-                    body: params.valueIfPresent("body", as: String.self),
-                    tags: params.valueIfPresent("tags", as: [String].self)
-                ))
+        Action(.notesUpdate, summary: "Change a note's title, body or tags") { target, input in
+            try target.service.update(token: input.token, id: input.id, title: input.title, body: input.body, tags: input.tags).published
         },
-        Action("delete", summary: "Delete a note (token, id)") { target, params in
+        Action(
+            "delete", summary: "Delete a note",
+            params: [
+                .required("token", .string, "A session token from Accounts/logIn, of the note's owner"),
+                .required("id", .integer, "The note's id"),
+            ]
+        ) { target, params in
             try target.service.delete(token: params.value("token", as: String.self), id: params.value("id", as: Int.self))
             return nil
         },
         // Async: it awaits the token check (`Accounts/verifyToken`) and stops when its task is
         // cancelled. Remote like the other actions: the token is the authorization.
-        Action("export", summary: "The token's notes as Markdown, in order of id (token)") { target, params async throws in
-            try await target.service.export(token: params.value("token", as: String.self))
+        Action(.notesExport, summary: "The token's notes as Markdown, in order of id") { target, input async throws in
+            try await target.service.export(token: input.token)
         },
     ]
+
+    /// What this module needs other modules to provide: the `Accounts` actions its token checks
+    /// call (``accountsAuthorizer(_:)`` and ``asyncAccountsAuthorizer(_:)``).
+    ///
+    /// ```swift
+    /// mediator.require(Target_Notes.requirements, by: "Notes")
+    /// ```
+    public static let requirements: [Requirement] = [.action(.accountsWhoAmI), .action(.accountsVerifyToken)]
 
     let service: NotesService
 
@@ -96,8 +104,11 @@ public final class Target_Notes: MediatorTarget {
             }
         }
     }
+}
 
-    static func plain(_ note: Note) -> [String: any Sendable] {
-        ["id": note.id, "title": note.title, "body": note.body, "tags": note.tags, "owner": note.owner]
+extension Note {
+    /// The note as callers see it (`NotesMediator`'s type, the output of the keys).
+    var published: NotesMediator.Note {
+        NotesMediator.Note(id: id, title: title, body: body, tags: tags, owner: owner)
     }
 }

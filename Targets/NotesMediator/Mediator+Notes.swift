@@ -1,8 +1,9 @@
 import Mediator
 
-/// A note as callers of the `Notes` target see it (the caller's own type: this module never
-/// imports the provider).
-public struct Note: Decodable, Sendable, Equatable {
+/// A note as callers of the `Notes` target see it: the output of its keys. This module never
+/// imports the provider; the provider returns this type for the keyed actions, and callers by name
+/// get it as `["id": Int, "title": String, "body": String, "tags": [String], "owner": String]`.
+public struct Note: Codable, Sendable, Equatable {
     public let id: Int
     public let title: String
     public let body: String
@@ -34,32 +35,32 @@ extension MediatorError {
 
 extension Mediator {
     /// Creates a note owned by the token's account.
+    ///
+    /// The classic wrapper, as CTMediator's categories are written: by hand, naming the target and
+    /// the action as text and sending the params as a dictionary, the result decoded into ``Note``.
+    /// Nothing but this code and a test ties its names and params to the provider's; the other
+    /// wrappers call through typed keys (``ActionKey/notesCreate``), where the compiler does.
+    /// ``NotesRequirements/all`` states what it sends, so that `verify()` checks it at start-up.
     public func notesCreate(token: String, title: String, body: String = "", tags: [String] = []) throws(MediatorError) -> Note {
         try call(target: "Notes", action: "create", params: ["token": token, "title": title, "body": body, "tags": tags], as: Note.self)
     }
 
     /// The note with this id.
     public func notesGet(id: Int) throws(MediatorError) -> Note {
-        try call(target: "Notes", action: "get", params: ["id": id], as: Note.self)
+        try call(.notesGet, GetNote(id: id))
     }
 
     /// All notes in order of id, or those carrying `tag`.
     public func notesList(tag: String? = nil) throws(MediatorError) -> [Note] {
-        var params: Params = [:]
-        params["tag"] = tag
-        return try call(target: "Notes", action: "list", params: params, as: [Note].self)
+        try call(.notesList, ListNotes(tag: tag))
     }
 
     /// Changes the given fields of a note; `nil` leaves a field as it is.
     public func notesUpdate(token: String, id: Int, title: String? = nil, body: String? = nil, tags: [String]? = nil) throws(MediatorError) -> Note {
-        var params: Params = ["token": token, "id": id]
-        params["title"] = title
-        params["body"] = body
-        params["tags"] = tags
-        return try call(target: "Notes", action: "update", params: params, as: Note.self)
+        try call(.notesUpdate, UpdateNote(token: token, id: id, title: title, body: body, tags: tags))
     }
 
-    /// Deletes a note.
+    /// Deletes a note. By name: the action returns nothing, so it has no key.
     public func notesDelete(token: String, id: Int) throws(MediatorError) {
         try call(target: "Notes", action: "delete", params: ["token": token, "id": id])
     }
@@ -84,6 +85,6 @@ extension Mediator {
     /// `actionFailed` with ``NotesFailure/unauthorized``, as ``notesCreate(token:title:body:tags:)``
     /// does; a cancelled export throws `MediatorError.Code.cancelled`.
     public func notesExport(token: String) async throws(MediatorError) -> String {
-        try await call(target: "Notes", action: "export", params: ["token": token], as: String.self)
+        try await call(.notesExport, ExportNotes(token: token))
     }
 }

@@ -2,13 +2,13 @@ import Mediator
 import Notes
 import Testing
 
-@Suite("The mediator changes no behaviour: typed API, string API and wrappers agree")
+@Suite("The mediator changes no behaviour: typed API, string API, wrappers and typed keys agree")
 struct ComparisonTests {
     static let actions = ["signUp", "logIn", "whoAmI", "create", "get", "list", "update", "delete"]
     static let seeds: [UInt64] = [1, 2, 3]
 
-    @Test("The same seeded sequence gives identical results and failures three ways", arguments: actions, seeds)
-    func threeWays(action: String, seed: UInt64) throws {
+    @Test("The same seeded sequence gives identical results and failures four ways", arguments: actions, seeds)
+    func fourWays(action: String, seed: UInt64) async throws {
         var generator = OperationGenerator(seed: seed &* 7919 &+ UInt64(Self.actions.firstIndex(of: action)!))
         let operations = generator.sequence(leaningOn: action, count: 500)
 
@@ -16,6 +16,7 @@ struct ComparisonTests {
         var strings = try StringAPIWorld(numbersAsText: false)
         var texts = try StringAPIWorld(numbersAsText: true)
         var wrappers = try WrapperWorld()
+        var keys = try TypedKeyWorld()
 
         var successes = 0
         var failures: Set<String> = []
@@ -24,13 +25,30 @@ struct ComparisonTests {
             let viaStrings = strings.run(operation)
             let viaText = texts.run(operation)
             let viaWrapper = wrappers.run(operation)
+            let viaKey = keys.run(operation)
             #expect(viaStrings == expected, "seed \(seed) step \(index): \(operation)")
             #expect(viaText == expected, "seed \(seed) step \(index) (numbers as text): \(operation)")
             #expect(viaWrapper == expected, "seed \(seed) step \(index) (wrapper): \(operation)")
+            #expect(viaKey == expected, "seed \(seed) step \(index) (typed key): \(operation)")
             if operation.action == action {
                 if case .failure(let code) = expected { failures.insert(code) } else { successes += 1 }
             }
         }
+        // Then the async export, of each account's notes and with tokens that are not valid.
+        var documents = 0
+        for token: TokenChoice in [.issued(0), .issued(1), .issued(2), .unissued, .uppercased(0), .literal("forged")] {
+            let expected = await typed.export(token)
+            let viaStrings = await strings.export(token)
+            let viaText = await texts.export(token)
+            let viaWrapper = await wrappers.export(token)
+            let viaKey = await keys.export(token)
+            #expect(viaStrings == expected, "seed \(seed): export(\(token))")
+            #expect(viaText == expected, "seed \(seed) (numbers as text): export(\(token))")
+            #expect(viaWrapper == expected, "seed \(seed) (wrapper): export(\(token))")
+            #expect(viaKey == expected, "seed \(seed) (typed key): export(\(token))")
+            if case .document = expected { documents += 1 }
+        }
+        #expect(documents >= 2, "\(action): only \(documents) exports succeeded")
         // The sequence must exercise the action both ways, or agreement proves little.
         #expect(successes >= 5, "\(action): only \(successes) successes")
         #expect(!failures.isEmpty || action == "list", "\(action): no failures exercised")

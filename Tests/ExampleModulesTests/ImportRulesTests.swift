@@ -15,8 +15,10 @@ struct ModuleInfo {
 /// name ends in `Support` is a support module (helpers shared by providers, such as a lock), and
 /// every other one is a provider. Extension modules depend on `Mediator` only; support modules on
 /// `Mediator` at most; providers on `Mediator`, extension modules and support modules only (never
-/// on another provider). A support module holds no target, so a provider that uses one still
-/// knows nothing of any other provider.
+/// on another provider). A provider may depend on its own extension module (whose typed keys it
+/// registers its actions against) and on others' (whose keys it calls): extension modules hold
+/// keys and types, no target, so a provider still knows nothing of any other provider. A support
+/// module holds no target either.
 enum ImportRules {
     static func violations(in modules: [ModuleInfo]) -> [String] {
         let packageModules = Set(modules.map(\.name))
@@ -106,7 +108,9 @@ enum PackageReader {
 
 @Suite("Import rules of the example modules")
 struct ImportRulesTests {
-    @Test("Providers never depend on providers; extension modules depend on Mediator only; support modules on Mediator at most")
+    @Test(
+        "Providers never depend on providers (only on extension modules, their own included, and support modules); extension modules depend on Mediator only; support modules on Mediator at most"
+    )
     func realPackageFollowsTheRules() throws {
         let modules = try PackageReader.modules()
         let examples = modules.filter { $0.path.hasPrefix("Targets/") }.map(\.name).sorted()
@@ -114,6 +118,10 @@ struct ImportRulesTests {
         // Sanity: the reader sees the allowed cross-module links, so an empty result means something.
         #expect(modules.first { $0.name == "Notes" }?.imported.contains("AccountsMediator") == true)
         #expect(modules.first { $0.name == "Notes" }?.imported.contains("ExampleSupport") == true)
+        // Each provider registers against the keys of its own extension module.
+        #expect(modules.first { $0.name == "Notes" }?.declared.contains("NotesMediator") == true)
+        #expect(modules.first { $0.name == "Notes" }?.imported.contains("NotesMediator") == true)
+        #expect(modules.first { $0.name == "Accounts" }?.imported.contains("AccountsMediator") == true)
         #expect(ImportRules.violations(in: modules) == [])
     }
 
@@ -131,6 +139,23 @@ struct ImportRulesTests {
                 "provider Notes declares a dependency on Accounts (a provider)",
                 "provider Notes imports Accounts",
                 "extension module NotesMediator declares a dependency on AccountsMediator (not allowed)",
+                "extension module NotesMediator imports Notes",
+            ])
+    }
+
+    @Test("A provider may use its own extension module and another's; an extension module may not use its provider")
+    func ownExtensionModule() {
+        let modules = [
+            ModuleInfo(name: "Mediator", path: "Sources/Mediator", declared: [], imported: []),
+            ModuleInfo(
+                name: "Notes", path: "Targets/Notes", declared: ["Mediator", "NotesMediator", "AccountsMediator"],
+                imported: ["Mediator", "NotesMediator", "AccountsMediator"]),
+            ModuleInfo(name: "NotesMediator", path: "Targets/NotesMediator", declared: ["Mediator", "Notes"], imported: ["Mediator", "Notes"]),
+            ModuleInfo(name: "AccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator"], imported: ["Mediator"]),
+        ]
+        #expect(
+            ImportRules.violations(in: modules) == [
+                "extension module NotesMediator declares a dependency on Notes (a provider)",
                 "extension module NotesMediator imports Notes",
             ])
     }

@@ -4,8 +4,8 @@ import Mediator
 import Notes
 import NotesMediator
 
-/// A note reduced to plain fields, so notes of the three worlds (provider type, dictionary,
-/// wrapper type) can be compared.
+/// A note reduced to plain fields, so notes of the four worlds (provider type, dictionary,
+/// wrapper type, key output) can be compared.
 struct PlainNote: Equatable, CustomStringConvertible {
     let id: Int, title: String, body: String, tags: [String], owner: String
     var description: String { "#\(id) \(title.debugDescription) by \(owner) \(tags)" }
@@ -19,6 +19,8 @@ enum Outcome: Equatable, CustomStringConvertible {
     case token(Int)
     case note(PlainNote)
     case notes([PlainNote])
+    /// An export's Markdown document.
+    case document(String)
     case done
     case failure(String)
 
@@ -30,6 +32,7 @@ enum Outcome: Equatable, CustomStringConvertible {
         case .token(let index): "token #\(index)"
         case .note(let note): "note(\(note))"
         case .notes(let notes): "notes(\(notes.map(\.id)))"
+        case .document(let text): "document(\(text.count) characters: \(String(text.prefix(40)).debugDescription))"
         case .done: "done"
         case .failure(let code): "failure(\(code))"
         }
@@ -81,10 +84,13 @@ enum Operation: CustomStringConvertible {
     }
 }
 
-/// A way of running operations: the typed API, the mediator's string API, or the typed wrappers.
+/// A way of running operations: the typed API, the mediator's string API, the typed wrappers, or
+/// the typed keys.
 /// Each keeps the tokens it was issued, to resolve the operations' ``TokenChoice``s.
 protocol World {
     mutating func run(_ operation: Operation) -> Outcome
+    /// The export of the token's notes (an async action, so not one of the generated operations).
+    func export(_ token: TokenChoice) async -> Outcome
 }
 
 // MARK: - (1) The typed API, called directly
@@ -129,6 +135,16 @@ struct TypedAPIWorld: World {
             }
         } catch let error as AccountsError {
             return .failure(error.code)
+        } catch let error as NotesError {
+            return .failure(error.code)
+        } catch {
+            return .failure("unexpected \(error)")
+        }
+    }
+
+    func export(_ token: TokenChoice) async -> Outcome {
+        do {
+            return .document(try await notes.export(token: tokens.resolve(token)))
         } catch let error as NotesError {
             return .failure(error.code)
         } catch {
@@ -207,6 +223,15 @@ struct StringAPIWorld: World {
         }
     }
 
+    func export(_ token: TokenChoice) async -> Outcome {
+        do {
+            let result = try await mediator.call(target: "Notes", action: "export", params: ["token": tokens.resolve(token)])
+            return (result as? String).map(Outcome.document) ?? .failure("unreadable result")
+        } catch {
+            return .failure(failureKind(error))
+        }
+    }
+
     /// Reads the plain values the providers return, by hand (not with the decoder the wrappers use).
     private mutating func outcome(of result: (any Sendable)?, for operation: Operation) -> Outcome {
         switch operation {
@@ -271,6 +296,69 @@ struct WrapperWorld: World {
                 try mediator.notesDelete(token: tokens.resolve(token), id: id)
                 return .done
             }
+        } catch {
+            return .failure(failureKind(error))
+        }
+    }
+
+    func export(_ token: TokenChoice) async -> Outcome {
+        do throws(MediatorError) {
+            return .document(try await mediator.notesExport(token: tokens.resolve(token)))
+        } catch {
+            return .failure(failureKind(error))
+        }
+    }
+
+    private func plain(_ note: NotesMediator.Note) -> PlainNote {
+        PlainNote(id: note.id, title: note.title, body: note.body, tags: note.tags, owner: note.owner)
+    }
+}
+
+// MARK: - (4) The typed keys
+
+/// Calls through the keys of `AccountsMediator` and `NotesMediator`: typed input, typed output,
+/// passed as they are (no dictionary in between). `delete` has no key (it returns nothing), so it
+/// is called by name, as its wrapper does.
+struct TypedKeyWorld: World {
+    let mediator: Mediator
+    var tokens = TokenBook()
+
+    init() throws {
+        mediator = try exampleMediator()
+    }
+
+    mutating func run(_ operation: Operation) -> Outcome {
+        do throws(MediatorError) {
+            switch operation {
+            case .signUp(let username, let password):
+                let user = try mediator.call(.accountsSignUp, SignUp(username: username, password: password))
+                return .account(id: user.id, username: user.username)
+            case .logIn(let username, let password):
+                return tokens.record(try mediator.call(.accountsLogIn, LogIn(username: username, password: password)))
+            case .whoAmI(let token):
+                let user = try mediator.call(.accountsWhoAmI, CheckToken(token: tokens.resolve(token)))
+                return .account(id: user.id, username: user.username)
+            case .create(let token, let title, let body, let tags):
+                return .note(plain(try mediator.call(.notesCreate, CreateNote(token: tokens.resolve(token), title: title, body: body, tags: tags))))
+            case .get(let id):
+                return .note(plain(try mediator.call(.notesGet, GetNote(id: id))))
+            case .list(let tag):
+                return .notes(try mediator.call(.notesList, ListNotes(tag: tag)).map(plain))
+            case .update(let token, let id, let title, let body, let tags):
+                let input = UpdateNote(token: tokens.resolve(token), id: id, title: title, body: body, tags: tags)
+                return .note(plain(try mediator.call(.notesUpdate, input)))
+            case .delete(let token, let id):
+                try mediator.call(target: "Notes", action: "delete", params: ["token": tokens.resolve(token), "id": id])
+                return .done
+            }
+        } catch {
+            return .failure(failureKind(error))
+        }
+    }
+
+    func export(_ token: TokenChoice) async -> Outcome {
+        do throws(MediatorError) {
+            return .document(try await mediator.call(.notesExport, ExportNotes(token: tokens.resolve(token))))
         } catch {
             return .failure(failureKind(error))
         }

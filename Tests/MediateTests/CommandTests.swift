@@ -66,7 +66,7 @@ struct CommandTests {
         Failure(arguments: ["batch", "extra"], status: 64, code: "usage", message: "unknown argument \"extra\""),
         Failure(arguments: ["open", "not a url"], status: 65, code: "invalidURL", message: "invalid URL \"not a url\""),
         Failure(arguments: ["open", "app://Echo/echo?t=%zz"], status: 65, code: "invalidURL", message: "malformed percent-escape"),
-        Failure(arguments: ["perform", "Notes", "get", "id=4x"], status: 65, code: "invalidParameter", message: "expected Int, got String \"4x\""),
+        Failure(arguments: ["perform", "Notes", "get", "id=4x"], status: 65, code: "invalidParameter", message: "expected integer, got String \"4x\""),
         Failure(arguments: ["perform", "Notes", "get"], status: 65, code: "invalidParameter", message: "missing required parameter \"id\""),
         Failure(arguments: ["perform", "Note", "get", "id=1"], status: 69, code: "targetNotFound", message: "did you mean \"Notes\"?"),
         Failure(arguments: ["perform", "Notes", "gte", "id=1"], status: 69, code: "actionNotFound", message: "did you mean \"get\"?"),
