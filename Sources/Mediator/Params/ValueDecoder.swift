@@ -18,10 +18,13 @@ struct DecodingFailure: Error, CustomStringConvertible {
     let path: [any CodingKey]
     let message: String
 
-    var description: String {
-        let location = path.isEmpty ? "the result" : "\"" + path.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }.joined(separator: ".") + "\""
-        return "at \(location): \(message)"
-    }
+    var description: String { "at \(pathDescription(path)): \(message)" }
+}
+
+/// A coding path as failures show it: `"points.[1].x"`, or "the result" for the top level.
+func pathDescription(_ path: [any CodingKey]) -> String {
+    guard !path.isEmpty else { return "the result" }
+    return "\"" + path.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }.joined(separator: ".") + "\""
 }
 
 /// An integer index as a coding key.
