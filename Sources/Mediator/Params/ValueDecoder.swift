@@ -1,6 +1,8 @@
 /// Decodes `Decodable` types from the plain values actions return: `[String: Any]` dictionaries
 /// (or ``Params``), arrays, strings, numbers and `Bool`. Lets a typed wrapper own its result types
-/// while the provider returns plain values. Text is coerced as ``Params`` coerces it.
+/// while the provider returns plain values. Text is coerced as ``Params`` coerces it. A provider's
+/// own `Encodable` type, where plain values were expected, is first encoded to plain values
+/// (``ValueEncoder``), so the caller's type of the same shape decodes from it.
 enum ValueDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from value: Any?) throws(DecodingFailure) -> T {
         do {
@@ -48,17 +50,24 @@ struct ValueDecoding: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let dictionary: [String: Any]
-        switch value {
-        case let params as Params: dictionary = params.values
-        case let plain as [String: Any]: dictionary = plain
-        default: throw failure("expected a dictionary, got \(found(value))")
+        guard let dictionary = try dictionary(value) ?? encodedForm(of: value, codingPath: codingPath).flatMap(dictionary) else {
+            throw failure("expected a dictionary, got \(found(value))")
         }
         return KeyedDecodingContainer(KeyedValues<Key>(dictionary: dictionary, codingPath: codingPath))
     }
 
+    private func dictionary(_ value: Any?) -> [String: Any]? {
+        switch value {
+        case let params as Params: params.values
+        case let plain as [String: Any]: plain
+        default: nil
+        }
+    }
+
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard let array = value as? [Any] else { throw failure("expected an array, got \(found(value))") }
+        guard let array = try value as? [Any] ?? encodedForm(of: value, codingPath: codingPath) as? [Any] else {
+            throw failure("expected an array, got \(found(value))")
+        }
         return UnkeyedValues(array: array, codingPath: codingPath)
     }
 
@@ -82,9 +91,32 @@ func decodeLeaf<T: Decodable>(_ type: T.Type, from value: Any?, codingPath: [any
     // A primitive that did not fit is an error here: handing it to `T.init(from:)` would ask this
     // decoder for the same primitive again, without end.
     if isPrimitive(T.self) {
+        // A provider's own type (an enum with a raw value) may encode to one that fits.
+        if let encoded = try encodedForm(of: value, codingPath: codingPath) {
+            if let exact = encoded as? T { return exact }
+            if let converted = convertPrimitive(encoded, to: T.self) { return converted }
+        }
         throw DecodingFailure(path: codingPath, message: "expected \(typeName(T.self)), got \(found(value))")
     }
     return try T(from: ValueDecoding(value: value, codingPath: codingPath))
+}
+
+/// `value` encoded to plain values (``ValueEncoder``) when it is an `Encodable` that is not one
+/// already (a provider's own result type), for a second try at decoding; `nil` otherwise. Called
+/// only where the plain value did not fit, so plain results pay nothing for it. A value that
+/// encodes to nothing comes back as a nil element.
+func encodedForm(of value: Any?, codingPath: [any CodingKey]) throws(DecodingFailure) -> Any? {
+    guard let value, !isNil(value), !isPlainLeaf(value), let encodable = value as? any Encodable else { return nil }
+    do {
+        return try ValueEncoder.encode(encodable) ?? ValueEncoder.nilElement
+    } catch {
+        throw DecodingFailure(path: codingPath + error.path, message: "\(typeName(type(of: value))) could not be encoded: \(error.message)")
+    }
+}
+
+/// Whether `value` is a leaf the decoder reads as it is: encoding it would give the same value.
+private func isPlainLeaf(_ value: Any) -> Bool {
+    value is any TextConvertible || value is any BinaryInteger || value is any BinaryFloatingPoint || value is Params
 }
 
 /// Whether `type` is one of the standard leaf types every decoder handles itself.
