@@ -106,7 +106,7 @@ func decodeLeaf<T: Decodable>(_ type: T.Type, from value: Any?, codingPath: [any
 /// only where the plain value did not fit, so plain results pay nothing for it. A value that
 /// encodes to nothing comes back as a nil element.
 func encodedForm(of value: Any?, codingPath: [any CodingKey]) throws(DecodingFailure) -> Any? {
-    guard false, let value, !isNil(value), !isPlainLeaf(value), let encodable = value as? any Encodable else { return nil }
+    guard let value, !isNil(value), !isPlainLeaf(value), let encodable = value as? any Encodable else { return nil }
     do {
         return try ValueEncoder.encode(encodable) ?? ValueEncoder.nilElement
     } catch {

@@ -48,7 +48,7 @@ final class ValueEncoding: Encoder {
 
     private let parent: ValueEncoding?
     private let key: (any CodingKey)?
-    private(set) var kind = Kind.empty
+    private var kind = Kind.empty
     private var single: (any Sendable)?
     private var dictionary: [String: any Sendable] = [:]
     private var array: [any Sendable] = []
@@ -97,8 +97,10 @@ final class ValueEncoding: Encoder {
             return self
         case .empty:
             kind = wanted
-            // Room for a few keys at once: a small struct grows its dictionary only once.
-            if wanted == .keyed { dictionary.reserveCapacity(4) }
+            // Room for a few elements from the start: a small struct or array allocates its
+            // storage once instead of growing it element by element.
+            if wanted == .keyed { dictionary = Dictionary(minimumCapacity: 4) }
+            if wanted == .unkeyed { array.reserveCapacity(4) }
             return self
         default:
             if failure == nil {
