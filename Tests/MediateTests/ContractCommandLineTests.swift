@@ -128,20 +128,24 @@ struct ContractCommandLineTests {
             let run = await ToolRun.run(shop.tool, ["describe", "Shop", action])
             let lines = run.output.joined(separator: "\n").split(separator: "\n").map(String.init)
             let url = try #require(value(of: "  example URL: ", in: lines))
-            if action == "filtered" {
-                #expect(url == "none: a required param is not text, a number or a boolean")
-            } else {
-                do {
-                    try shop.mediator.validate(url: url)
-                } catch {
-                    Issue.record("\(url): \(error)")
-                }
-            }
             // The command line, as a POSIX shell would split it: a batch line splits the same way.
             let command = try #require(value(of: "  example: tool perform ", in: lines))
             let performed = await ToolRun.run(shop.tool, ["batch"], input: command)
             #expect(performed.status == 0, "\(command): \(performed)")
+            if action == "filtered" {
+                #expect(url == "none: a required param is not text, a number or a boolean")
+            } else {
+                // The URL sends the same params as the command line.
+                do {
+                    try shop.mediator.validate(url: url)
+                    let result = try await shop.mediator.call(url: url)
+                    #expect([JSONValue(result: result).serialized] == performed.output, "\(url)")
+                } catch {
+                    Issue.record("\(url): \(error)")
+                }
+            }
             if action == "everything" {
+                #expect(url == "app://Shop/everything?name=text&size=5&ratio=0.5&on=true&ids=1&note=it%27s%20a%20%22note%22&words=a%20b&words=c")
                 #expect(
                     command == #"Shop everything name=text size=5 ratio=0.5 on=true ids=1 'note=it'\''s a "note"' 'words=a b' words=c"#)
                 #expect(performed.output == [#"{"ids":[1],"name":"text","note":"it's a \"note\"","on":true,"ratio":0.5,"size":5,"words":["a b","c"]}"#])
