@@ -1,6 +1,7 @@
 import Mediator
 
-/// What `list` prints: targets with their actions, summaries and whether URLs may reach them.
+/// What `list` prints: targets with their actions, summaries, whether URLs may reach them, and
+/// the params each declares.
 struct Listing {
     let targets: [TargetInfo]
 
