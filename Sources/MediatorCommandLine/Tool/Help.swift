@@ -97,7 +97,7 @@ struct Help {
               usage: \(name) perform Notes list token=<string> [limit=<integer>]
               params: each on its line: type, required or optional, default, description
                       ("not declared" when the action does not declare them)
-              result, reach (remote or local-only), async, the typed key's types if any,
+              then the result type, remote or local-only, async or not, a typed key's types,
               example URL: app://Notes/list?token=text&limit=20
               example: \(name) perform Notes list token=text limit=20
             Examples send the required params and those with defaults: the default, else a
