@@ -14,6 +14,16 @@ enum Echo {
             target: "Echo", summary: "Diagnostics: shows exactly what a call receives",
             actions: [
                 Action("echo", summary: "Returns its params as received") { _, params in params },
+                Action(
+                    "checkedEcho", summary: "Like echo, for declared params: returns them validated, text coerced, defaults filled in",
+                    params: [
+                        .required("text", .string, "Any text"),
+                        .optional("count", .integer(minimum: 1, maximum: 10), default: 1, "A whole number from 1 to 10"),
+                        .optional("loud", .boolean, "Whether to shout"),
+                        .optional("tags", .array(of: .string), "Labels; give the key again for more"),
+                    ],
+                    result: .object
+                ) { _, params in params },
                 Action("fail", summary: "Throws an error carrying its message param") { _, params in
                     throw EchoFailure(message: try params.value("message", as: String.self, default: "failure requested"))
                 },

@@ -126,9 +126,10 @@ let tool = CommandLineTool(
     version: version,
     about: """
         mediate calls the actions of the modules registered in its mediator: the example modules
-        Accounts and Notes, and the diagnostic target Echo (echo, delayedEcho, fail, nativeEcho).
-        Ctrl-C during a request cancels it (exit 130; the data file is left as it was); once a
-        request's change is saved, it stands, even if Ctrl-C comes before its result is printed.
+        Accounts and Notes, and the diagnostic target Echo (echo, checkedEcho, delayedEcho, fail,
+        nativeEcho). Ctrl-C during a request cancels it (exit 130; the data file is left as it
+        was); once a request's change is saved, it stands, even if Ctrl-C comes before its result
+        is printed.
         """,
     extraOptions: [
         "--data-dir DIR   where the example modules keep their state (default: $XDG_DATA_HOME/mediate,",

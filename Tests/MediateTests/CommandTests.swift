@@ -130,8 +130,8 @@ struct CommandTests {
         let targets = (json.json?["result"] as? [String: Any])?["targets"] as? [[String: Any]]
         #expect(targets?.count == 1)
         let actions = targets?.first?["actions"] as? [[String: Any]]
-        #expect(actions?.map { $0["name"] as? String } == ["delayedEcho", "echo", "fail", "nativeEcho"])
-        #expect(actions?.map { $0["remote"] as? Bool } == [true, true, true, false])
+        #expect(actions?.map { $0["name"] as? String } == ["checkedEcho", "delayedEcho", "echo", "fail", "nativeEcho"])
+        #expect(actions?.map { $0["remote"] as? Bool } == [true, true, true, true, false])
     }
 
     @Test("--help for the tool and each command, and --version")

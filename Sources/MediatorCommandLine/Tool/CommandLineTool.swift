@@ -1,7 +1,7 @@
 import Mediator
 
-/// The command-line invoker: `perform`, `open`, `list` and `batch` over a `Mediator`, with
-/// stable output and exit codes. `mediate` is one program built on it; any program can expose
+/// The command-line invoker: `perform`, `open`, `list`, `describe`, `verify` and `batch` over a
+/// `Mediator`, with stable output and exit codes. `mediate` is one program built on it; any program can expose
 /// its own mediator the same way from its `main`:
 ///
 /// ```swift
@@ -11,8 +11,9 @@ import Mediator
 /// exit(await tool.run(Array(CommandLine.arguments.dropFirst())))
 /// ```
 ///
-/// Calls go through the mediator's async entry points (`try await mediator.call(...)`), so sync
-/// and async actions run alike. Cancelling the task that runs ``run(_:input:write:)`` interrupts
+/// Calls go through the mediator's async entry points (`try await mediator.call(url:)`, and for
+/// `perform` the entry point of calls from outside the program, which refuses params an action did
+/// not declare unless its policy says otherwise), so sync and async actions run alike. Cancelling the task that runs ``run(_:input:write:)`` interrupts
 /// it: the request under way gets the cancellation (an async action sees `Task.isCancelled` or
 /// `CancellationError`), is reported as failed with code `cancelled`, whatever it returned, a
 /// batch reads no further line, and `run` returns 130, the status of a command stopped by
@@ -24,7 +25,12 @@ import Mediator
 /// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter, 69 target or action not found,
 /// 70 the action failed, 74 the environment failed (see `aroundRequest`) or a standard stream
 /// did, 77 forbidden, 130 interrupted (see above); `batch` exits 0 when every line succeeded, 1
-/// otherwise, 74 when its input cannot be read or its output cannot be written.
+/// otherwise, 74 when its input cannot be read or its output cannot be written; `verify` exits 0
+/// when `Mediator.verify()` finds nothing, 1 with one line per problem otherwise.
+///
+/// `describe [<Target> [<action>]]` prints what actions declare (a usage line, the params, the
+/// result, an example URL and command line), and `perform <Target> <action> --help` the same for
+/// one action; `describe --json` prints the registry description (`RegistryDescription`) itself.
 ///
 /// A result that cannot be written (a full disk, a closed pipe with `SIGPIPE` ignored) is a
 /// failure: one line on standard error, exit 74, and a batch stops there. With `SIGPIPE` at its
@@ -141,18 +147,27 @@ public struct CommandLineTool: Sendable {
             return session.show(rest.first.flatMap(help.command) ?? help.main, what: "the help")
         case "--version":
             return session.show("\(name) \(version)", what: "the version")
-        case "perform", "open", "list", "batch":
+        case "perform", "open", "list", "describe", "verify", "batch":
             if rest.contains("--help") || rest.contains("-h") {
+                // `perform <Target> <action> --help`: that action's description, as describe gives it.
+                if command == "perform", let (target, action) = performedAction(rest) {
+                    let json = session.json
+                    return session.respondText({ () throws(CommandError) in try describe([target, action], json: json) })
+                }
                 return session.show(help.command(command)!, what: "the help")
             }
             switch command {
             case "perform": return await session.request { () async throws(CommandError) in try await perform(rest) }
             case "open": return await session.request { () async throws(CommandError) in try await open(rest) }
             case "list": return session.respond { () throws(CommandError) in try list(rest) }
+            case "describe":
+                let json = session.json
+                return session.respondText({ () throws(CommandError) in try describe(rest, json: json) })
+            case "verify": return verify(rest, session: &session)
             default: return await batch(rest, session: &session, input: input)
             }
         default:
-            let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "batch", "help"])
+            let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "describe", "verify", "batch", "help"])
             return session.fail(
                 CommandError.usage("unknown command \(quoted(command))" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "") + "; try \"\(name) --help\""))
         }
@@ -212,7 +227,9 @@ public struct CommandLineTool: Sendable {
             throw .usage("perform needs a target and an action: \(name) perform <Target> <action> [key=value ...]")
         }
         do {
-            return try await mediator.call(target: positional[0], action: positional[1], params: parameters.params, shouldCacheTarget: cache)
+            // A call from outside the program: undeclared params are refused by default, as from a
+            // URL; local-only actions stay reachable (the person at the command line is its user).
+            return try await mediator.callFromOutside(target: positional[0], action: positional[1], params: parameters.params, shouldCacheTarget: cache)
         } catch {
             throw .call(error)
         }

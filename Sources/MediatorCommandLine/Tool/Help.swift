@@ -12,6 +12,9 @@ struct Help {
               \(name) perform <Target> <action> [key=value | key:=json ...] [--params-json JSON] [--cache] [--json]
               \(name) open <url> [--json]
               \(name) list [<Target>] [--json]
+              \(name) describe [<Target> [<action>]] [--json | --swift]
+              \(name) perform <Target> <action> --help     that action's description
+              \(name) verify [--json]         checks the registry: what modules require, what actions declare
               \(name) batch [--json]          requests from standard input, one per line
               \(name) help [<command>] | <command> --help | --version
 
@@ -28,7 +31,9 @@ struct Help {
                 {"ok":true,"result":...}
                 {"ok":false,"error":{"code":"...","message":"...","target":"...","action":"..."}}
               codes: usage, invalidURL, invalidParameter, targetNotFound, actionNotFound, forbidden,
-              actionFailed, environment, cancelled
+              actionFailed, environment, cancelled, contractProblems (verify)
+              describe --json prints the registry description itself (JSON Schema for params), not
+              an {"ok":...} object; its failures are {"ok":false,...} objects as above.
 
             EXIT STATUS:
               0 success   64 usage error   65 invalid URL or parameter   69 target or action not found
@@ -38,6 +43,7 @@ struct Help {
                  SIGPIPE ends the process, as for any filter)
               batch: 0 when every line succeeded, 1 otherwise, 74 when input or output fails (the
               batch stops there), 130 when interrupted (the lines answered before stand)
+              verify: 0 when it finds no problem (and prints nothing), 1 when it finds any
             """
         if !extraOptions.isEmpty {
             text += "\n\nOPTIONS (any command):\n" + extraOptions.map { "  " + $0 }.joined(separator: "\n")
@@ -58,6 +64,10 @@ struct Help {
               --params-json JSON   a JSON object of parameters (also --params-json=JSON)
               --cache              keep the target instance for later calls in this process
               --json               print {"ok":...} objects (see \(name) --help)
+              --help, -h           after <Target> <action>: that action's description (what
+                                   \(name) describe <Target> <action> prints); runs nothing
+            An action that declares its params refuses a missing or invalid one, and by default one
+            it did not declare (invalidParameter, exit 65), before it runs.
             Example: \(name) perform Echo echo title='hello world' count:=3
             """
         case "open":
@@ -74,7 +84,43 @@ struct Help {
             USAGE: \(name) list [<Target>] [--json]
 
             Lists every target (or one) with its actions: short and full names, whether URL calls
-            may reach each action (remote) or not (local-only), and their descriptions.
+            may reach each action (remote) or not (local-only), their descriptions, and the params
+            each declares in parentheses, "?" marking optional ones: (token, limit?). An action
+            that does not declare its params shows none. --json gives each action's "params" (name,
+            type, required, default, summary) or null; describe --json gives their JSON Schema.
+            """
+        case "describe":
+            """
+            USAGE: \(name) describe [<Target> [<action>]] [--json | --swift]
+
+            Describes every action (or a target's, or one), from what it declares:
+              usage: \(name) perform Notes list token=<string> [limit=<integer>]
+              params: each on its line: type, required or optional, default, description
+                      ("not declared" when the action does not declare them)
+              then the result type, remote or local-only, async or not, a typed key's types,
+              example URL: app://Notes/list?token=text&limit=20
+              example: \(name) perform Notes list token=text limit=20
+            Examples send the required params and those with defaults: the default, else a
+            placeholder of the type ("text", the smallest allowed integer or 1, true).
+              --json    the registry description: {"format":"mediator-registry","version":1,
+                        "targets":[...]}, params and results as JSON Schema (draft 2020-12);
+                        printed as it is, not in an {"ok":...} object
+              --swift   the source of a typed Swift module wrapping a target's actions (a target
+                        is required, an action is not allowed)
+            \(name) perform <Target> <action> --help prints the same text as describe <Target> <action>.
+            """
+        case "verify":
+            """
+            USAGE: \(name) verify [--json]
+
+            Checks the registry as a program does at start-up (Mediator.verify()): every action a
+            module requires is registered with matching declared types, no action declares
+            contradictory params, and names follow the rules. Runs nothing.
+            No problem: prints nothing and exits 0. Problems: one line per problem on standard
+            error ("\(name): error: Notes/create: ..."), exit 1.
+              --json    one object on standard output: {"ok":true,"result":{"problems":[]}}, or
+                        {"ok":false,"error":{"code":"contractProblems","message":"...","problems":
+                        [{"kind":...,"target":...,"action":...,"message":...,"description":...}]}}
             """
         case "batch":
             """

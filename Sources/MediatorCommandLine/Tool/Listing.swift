@@ -1,6 +1,7 @@
 import Mediator
 
-/// What `list` prints: targets with their actions, summaries and whether URLs may reach them.
+/// What `list` prints: targets with their actions, summaries, whether URLs may reach them, and
+/// the params each declares.
 struct Listing {
     let targets: [TargetInfo]
 
@@ -19,6 +20,7 @@ struct Listing {
                                     "fullName": .string(action.fullName),
                                     "remote": .bool(!action.isLocalOnly),
                                     "summary": action.summary.map(JSONValue.string) ?? .null,
+                                    "params": action.parameters.map { .array($0.map(Self.json(of:))) } ?? .null,
                                 ])
                             }),
                     ])
@@ -26,10 +28,24 @@ struct Listing {
         ])
     }
 
+    /// A declared param in `list --json`: name, type in words, required, and its default and
+    /// description when it has them (`describe --json` gives the JSON Schema).
+    private static func json(of parameter: Parameter) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "name": .string(parameter.name), "type": .string(parameter.type.description), "required": .bool(parameter.isRequired),
+        ]
+        if let value = parameter.defaultValue { object["default"] = JSONValue(result: value) }
+        if let summary = parameter.summary { object["summary"] = .string(summary) }
+        return .object(object)
+    }
+
     /// ```
     /// Notes (Target_Notes): Notes: create, get, ...
     ///   create  Action_create  remote      Create a note (token, title, body?, tags?)
     /// ```
+    ///
+    /// The params in parentheses are the declared ones (`?` for optional), after the summary;
+    /// an action that declares none shows its summary alone, as it always did.
     ///
     /// Names and summaries are the program's own, but each row is still escaped as error lines
     /// are (`oneLine`, uncut): a summary cannot break a row or drive the terminal.
@@ -46,6 +62,10 @@ struct Listing {
                 let reach = action.isLocalOnly ? "local-only" : "remote    "
                 var line = "  " + name.name.padded(to: nameWidth) + "  " + name.fullName.padded(to: fullWidth) + "  " + reach
                 if let summary = action.summary { line += "  " + shown(summary) }
+                if let parameters = action.parameters {
+                    let names = parameters.map { shown($0.name) + ($0.isRequired ? "" : "?") }
+                    line += (action.summary == nil ? "  (" : " (") + names.joined(separator: ", ") + ")"
+                }
                 while line.last == " " { line.removeLast() }
                 lines.append(line)
             }

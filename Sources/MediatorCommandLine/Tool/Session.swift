@@ -61,6 +61,17 @@ struct Session {
         }
     }
 
+    /// Reports a command that prints text of its own in either mode (`describe`: its text, or with
+    /// `--json` the registry description document itself); a failure is reported as any other.
+    mutating func respondText(_ body: () throws(CommandError) -> String) -> Int32 {
+        do {
+            let text = try body()
+            return emit(text, what: "the description")
+        } catch {
+            return fail(error)
+        }
+    }
+
     /// Prints text that is not a request's result (help, version): 0, or 74 when it cannot be written.
     mutating func show(_ text: String, what: String) -> Int32 {
         emit(text, what: what)
@@ -83,7 +94,7 @@ struct Session {
     /// Writes one line on standard output. Returns 0, or, when the system refuses the line, reports
     /// that instead (one line on standard error) and returns its exit status (74): a result that
     /// cannot be delivered is a failure, never a silent success.
-    private mutating func emit(_ line: String, what: String) -> Int32 {
+    mutating func emit(_ line: String, what: String) -> Int32 {
         do {
             try write(.output, line)
             return 0
@@ -98,6 +109,11 @@ struct Session {
     /// The error line on standard error. When even that cannot be written nothing more can be
     /// said; the exit status still tells.
     private func report(_ error: CommandError) {
-        try? write(.error, "\(tool.name): error: \(linePrefix)\(error.message)")
+        writeError(error.message)
+    }
+
+    /// One line `NAME: error: ...` on standard error; `message` is already one line.
+    func writeError(_ message: String) {
+        try? write(.error, "\(tool.name): error: \(linePrefix)\(message)")
     }
 }
