@@ -44,7 +44,7 @@ let package = Package(
 
         .executableTarget(
             name: "mediate",
-            dependencies: ["Mediator", "MediatorCommandLine", "Accounts", "Notes", "ExampleSupport"],
+            dependencies: ["Mediator", "MediatorCommandLine", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "ExampleSupport"],
             path: "Sources/mediate",
             swiftSettings: settings
         ),

@@ -1,7 +1,9 @@
 import Accounts
+import AccountsMediator
 import Mediator
 import MediatorCommandLine
 import Notes
+import NotesMediator
 
 // mediate: invokes any action registered in this program's mediator from a shell.
 // The example modules (Accounts, Notes) and the diagnostic target Echo are registered at start-up;
@@ -86,6 +88,11 @@ do {
     try? StandardStreams.write("mediate: error: registration failed: \(error)", to: .error)
     exit(70)
 }
+// What each module needs from the others, for `mediate verify` (as an app checks at start-up).
+mediator.require(AccountsRequirements.all, by: "AccountsMediator")
+mediator.require(NotesRequirements.all, by: "NotesMediator")
+mediator.require(Target_Accounts.requirements, by: "Accounts")
+mediator.require(Target_Notes.requirements, by: "Notes")
 
 /// Loads the example modules' state before each request and saves it after, under the file lock.
 func persisting(in location: DataLocation) -> CommandLineTool.RequestWrapper? {

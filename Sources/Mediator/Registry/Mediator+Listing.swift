@@ -88,3 +88,10 @@ extension Mediator {
         )
     }
 }
+
+extension TargetInfo {
+    /// The same target with only its action called `name` (short name), for describing one action.
+    package func restricted(toAction name: String) -> TargetInfo {
+        TargetInfo(name: self.name, summary: summary, isAlwaysCached: isAlwaysCached, hasInstances: hasInstances, actions: actions.filter { $0.name == name })
+    }
+}

@@ -32,7 +32,7 @@ extension CommandLineTool {
         }
         if swift { throw .usage("describe --swift takes a target, not an action: \(name) describe <Target> --swift") }
         let action = try self.action(named: words[1], in: target)
-        if json { return document(RegistryDescription.keepingOnly(action: action.name, in: RegistryDescription(targets: [target]).json)) }
+        if json { return document(RegistryDescription(targets: [target.restricted(toAction: action.name)]).json) }
         return descriptionText.text(of: action, in: target)
     }
 
@@ -76,32 +76,5 @@ extension CommandLineTool {
     /// Printed text without its final newline (the writer adds one).
     private func document(_ text: String) -> String {
         text.hasSuffix("\n") ? String(text.dropLast()) : text
-    }
-}
-
-extension RegistryDescription {
-    /// The registry description of one target (`json`, as ``RegistryDescription/json`` writes
-    /// it) with only its action `name`.
-    ///
-    /// `TargetInfo` has no initializer outside the library, so the action is picked from the
-    /// document: the writer puts one member per line, indented two spaces per level, so each action
-    /// of the only target is the lines from an 8-space `{` to the matching 8-space `}`, and its
-    /// name is on the line after the `{`. Action names are ASCII letters, digits, `_`, `-` and
-    /// `.`, written without escapes.
-    static func keepingOnly(action name: String, in json: String) -> String {
-        let lines = json.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(where: { $0 == "      \"actions\": [" }) else { return json }
-        var kept = Array(lines[...start])
-        var index = start + 1
-        while index < lines.count, lines[index] == "        {" {
-            guard let end = lines[index...].firstIndex(where: { $0 == "        }" || $0 == "        }," }) else { return json }
-            if index + 1 < end, lines[index + 1] == "          \"name\": \"\(name)\"," {
-                kept += lines[index..<end]
-                kept.append("        }")
-            }
-            index = end + 1
-        }
-        kept += lines[index...]
-        return kept.joined(separator: "\n")
     }
 }
