@@ -140,7 +140,7 @@ enum KeyedInput {
     /// A keyed action's contract: parameters from `Input`, the result from `Output`.
     static func contract<Input, Output>(for key: ActionKey<Input, Output>, run: TypedRun, direct: TypedBody<Input, Output>? = nil) -> ActionContract {
         ActionContract(
-            parameters: SchemaReader.parameters(of: Input.self).parameters,
+            parameters: SchemaReader.parameters(of: Input.self).checked,
             result: SchemaReader.type(of: Output.self),
             policy: nil,
             keyed: KeyedImplementation(

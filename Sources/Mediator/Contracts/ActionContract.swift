@@ -18,8 +18,12 @@ final class ActionContract: Sendable {
     private let allMask: UInt64
     /// Whether some optional parameter has a default to fill in.
     private let hasDefaults: Bool
+    /// Whether some parameter is an object with declared fields (or an array of them): those
+    /// are checked field by field, by the ordered path.
+    private let hasFields: Bool
 
     init(parameters: [Parameter]?, result: ParameterType?, policy: UndeclaredParameterPolicy?, keyed: KeyedImplementation?) {
+        let parameters = parameters?.map { $0.withDefaultConverted }
         self.parameters = parameters
         self.result = result
         self.policy = policy
@@ -32,6 +36,7 @@ final class ActionContract: Sendable {
         requiredMask = required
         allMask = declared.count >= 64 ? .max : (1 << UInt64(declared.count)) - 1
         hasDefaults = declared.contains { $0.defaultValue != nil }
+        hasFields = declared.contains { $0.type.hasFields }
     }
 
     /// The contract of a plain action; `nil` when it declared neither parameters nor result.
@@ -55,7 +60,7 @@ final class ActionContract: Sendable {
     /// copies nothing: it walks the params once and compares names.
     func validate(_ params: Params, refuseUndeclared: Bool, target: String, action: String) -> Result<Params, MediatorError> {
         guard let parameters else { return .success(params) }
-        guard parameters.count <= 64 else { return validateInOrder(params, refuseUndeclared: refuseUndeclared, target: target, action: action) }
+        guard parameters.count <= 64 && !hasFields else { return validateInOrder(params, refuseUndeclared: refuseUndeclared, target: target, action: action) }
         var seen: UInt64 = 0
         var result = params
         for (key, raw) in params.values {
@@ -148,14 +153,29 @@ final class ActionContract: Sendable {
             case .refused(let why):
                 throw MediatorError(.invalidParameter, parameter: name, reason: "invalid parameter \"\(MediatorError.shortened(name))\": \(why)")
             }
-            if case .object(let fields?) = parameter.type.kind, var object = Self.dictionary(values[parameter.name]) {
-                try check(&object, against: fields, path: name + ".")
-                values[parameter.name] = object
+            switch parameter.type.kind {
+            case .object(let fields?):
+                if var object = Self.dictionary(values[parameter.name]) {
+                    try check(&object, against: fields, path: name + ".")
+                    values[parameter.name] = object
+                }
+            case .array(let element):
+                if case .object(let fields?) = element.kind, let items = values[parameter.name] as? [Any] {
+                    var checked: [any Sendable] = []
+                    for (index, item) in items.enumerated() {
+                        guard var object = Self.dictionary(item) else { continue }
+                        try check(&object, against: fields, path: name + ".[\(index)].")
+                        checked.append(object)
+                    }
+                    if checked.count == items.count { values[parameter.name] = checked }
+                }
+            default:
+                break
             }
         }
     }
 
-    private static func dictionary(_ value: (any Sendable)?) -> [String: any Sendable]? {
+    private static func dictionary(_ value: Any?) -> [String: any Sendable]? {
         switch value {
         case let params as Params: params.values
         case let dictionary as [String: any Sendable]: dictionary
@@ -185,4 +205,29 @@ extension MediatorError {
 @inline(__always)
 private func storedType<T>(of value: T) -> ObjectIdentifier {
     ObjectIdentifier(T.self)
+}
+
+extension ParameterType {
+    /// Whether values of this type have declared fields to check (an object with fields, or an
+    /// array of such objects).
+    var hasFields: Bool {
+        switch kind {
+        case .object(let fields): fields != nil
+        case .array(let element): element.hasFields
+        default: false
+        }
+    }
+}
+
+extension Parameter {
+    /// The parameter with its default converted to the declared type once (an `Int32` default of
+    /// an integer becomes an `Int`), so the action reads a default as it reads a sent value; nested
+    /// fields likewise. A default that does not fit stays as given, for `verify` to report.
+    var withDefaultConverted: Parameter {
+        var type = self.type
+        if case .object(let fields?) = type.kind { type = ParameterType(.object(fields.map(\.withDefaultConverted))) }
+        var value = defaultValue
+        if let given = defaultValue, case .converted(let converted) = type.coerce(given) { value = converted }
+        return Parameter(name: name, type: type, isRequired: isRequired, defaultValue: value, summary: summary)
+    }
 }

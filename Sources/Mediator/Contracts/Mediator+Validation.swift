@@ -131,8 +131,10 @@ final class TypedInput: Sendable {
     /// The input's dynamic type, compared with a keyed body's input type.
     let type: ObjectIdentifier
 
-    init(_ value: any Encodable & Sendable) {
+    /// The input with its static type: the key's `Input`, whatever subclass a class instance is,
+    /// so that every path treats it alike (a keyed body of that type gets it as is).
+    init<T: Encodable & Sendable>(_ value: T) {
         self.value = value
-        self.type = ObjectIdentifier(Swift.type(of: value))
+        self.type = ObjectIdentifier(T.self)
     }
 }

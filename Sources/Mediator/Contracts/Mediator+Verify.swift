@@ -92,13 +92,14 @@ enum Verification {
         return nil
     }
 
-    private static func declarationProblems(of parameter: Parameter) -> [String] {
-        var problems = typeProblems(parameter.type, at: "parameter \"\(parameter.name)\"")
+    private static func declarationProblems(of parameter: Parameter, at place: String? = nil) -> [String] {
+        let place = place ?? "parameter \"\(parameter.name)\""
+        var problems = typeProblems(parameter.type, at: place)
         if parameter.isRequired && parameter.defaultValue != nil {
-            problems.append("parameter \"\(parameter.name)\" is required and has a default; make it optional or drop the default")
+            problems.append("\(place) is required and has a default; make it optional or drop the default")
         }
         if let value = parameter.defaultValue, case .refused(let why) = parameter.type.coerce(value) {
-            problems.append("the default of parameter \"\(parameter.name)\" does not fit its type (\(why)); fix the default or the type")
+            problems.append("the default of \(place) does not fit its type (\(why)); fix the default or the type")
         }
         return problems
     }
@@ -107,8 +108,10 @@ enum Verification {
         switch type.kind {
         case .integer(let minimum?, let maximum?) where minimum > maximum:
             return ["\(place) has a minimum (\(minimum)) above its maximum (\(maximum)); swap them"]
-        case .number(let minimum?, let maximum?) where minimum > maximum || minimum.isNaN || maximum.isNaN:
-            return ["\(place) has bounds that admit no number (\(minimum), \(maximum)); fix them"]
+        case .number(let minimum, let maximum) where !(minimum?.isFinite ?? true) || !(maximum?.isFinite ?? true):
+            return ["\(place) has a bound that is not a finite number; leave it out (nil) for no bound"]
+        case .number(let minimum?, let maximum?) where minimum > maximum:
+            return ["\(place) has a minimum (\(minimum)) above its maximum (\(maximum)); swap them"]
         case .array(let element):
             return typeProblems(element, at: "the elements of \(place)")
         case .object(let fields?):
@@ -116,7 +119,7 @@ enum Verification {
             var problems: [String] = []
             for field in fields {
                 if !seen.insert(field.name).inserted { problems.append("\(place) declares field \"\(field.name)\" twice; keep one") }
-                problems += typeProblems(field.type, at: "field \"\(field.name)\" of \(place)")
+                problems += declarationProblems(of: field, at: "field \"\(field.name)\" of \(place)")
             }
             return problems
         default:

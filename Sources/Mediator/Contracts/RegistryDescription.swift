@@ -106,7 +106,9 @@ public struct RegistryDescription: Sendable {
         case .integer(let minimum, let maximum):
             return [("type", .string("integer"))] + bounds(minimum.map { .integer($0) }, maximum.map { .integer($0) })
         case .number(let minimum, let maximum):
-            return [("type", .string("number"))] + bounds(minimum.map { .number($0) }, maximum.map { .number($0) })
+            // A bound that is not finite has no JSON form (and bounds nothing a caller can send).
+            return [("type", .string("number"))]
+                + bounds(minimum.flatMap { $0.isFinite ? .number($0) : nil }, maximum.flatMap { $0.isFinite ? .number($0) : nil })
         case .boolean: return [("type", .string("boolean"))]
         case .array(let element): return [("type", .string("array")), ("items", .object(schema(of: element)))]
         case .object(nil): return [("type", .string("object"))]
@@ -191,8 +193,14 @@ indirect enum JSONTree {
         case .string(let value): Self.quote(value, to: &text)
         case .integer(let value): text += String(value)
         case .number(let value):
-            // Integral values keep a fraction so the reader sees a number, not an integer.
-            text += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) + ".0" : String(value)
+            // Integral values keep a fraction so the reader sees a number, not an integer. A
+            // number that is not finite has no JSON form: `null` (never written by this file's
+            // callers, which leave such values out).
+            if !value.isFinite {
+                text += "null"
+            } else {
+                text += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) + ".0" : String(value)
+            }
         case .boolean(let value): text += value ? "true" : "false"
         }
     }

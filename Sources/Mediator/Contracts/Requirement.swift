@@ -27,7 +27,7 @@ public struct Requirement: Sendable, CustomStringConvertible {
     /// - Returns: the requirement.
     public static func action<Input, Output>(_ key: ActionKey<Input, Output>) -> Requirement {
         Requirement(
-            target: key.target, action: key.action, parameters: SchemaReader.parameters(of: Input.self).parameters,
+            target: key.target, action: key.action, parameters: SchemaReader.parameters(of: Input.self).checked,
             result: SchemaReader.type(of: Output.self),
             key: (ObjectIdentifier(Input.self), ObjectIdentifier(Output.self), typeName(Input.self), typeName(Output.self)))
     }

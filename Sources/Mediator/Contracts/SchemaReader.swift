@@ -8,6 +8,11 @@ enum SchemaReader {
         let parameters: [Parameter]?
         /// Why the reading is incomplete, for `verify` to report.
         let problem: String?
+
+        /// The parameters to check calls against: none when the reading is incomplete (the
+        /// fields after the point where it stopped would be refused as undeclared); decoding the
+        /// input still refuses bad params, and `verify` reports the problem.
+        var checked: [Parameter]? { problem == nil ? parameters : nil }
     }
 
     /// Nested types deeper than this are described as any object (recursive types end here).
@@ -153,6 +158,12 @@ struct ShapeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func decodeNil(forKey key: Key) throws -> Bool {
         recorder.optionalKeys.insert(key.stringValue)
+        // At the depth limit an optional field (a recursive type's `next`) is taken as absent, so
+        // the reading ends there cleanly instead of failing for want of a placeholder.
+        if depth >= SchemaReader.depthLimit {
+            recorder.record(key.stringValue, .object)
+            return true
+        }
         return false
     }
 
