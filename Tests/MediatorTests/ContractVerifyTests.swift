@@ -1,0 +1,311 @@
+import TestSupport
+import Testing
+
+@testable import Mediator
+
+// verify(): one test per kind of problem, every problem at once and sorted, sentences naming the
+// target and action, and nothing for a correct registry. The messages are written by hand.
+
+/// A registry with one well-declared target, `Notes`, plus whatever `extra` targets a test adds.
+struct VerifyWorld {
+    let mediator = Mediator()
+    let makes = Counter()
+    let runs = Counter()
+
+    static let list: [Parameter] = [.required("token", .string), .optional("limit", .integer(minimum: 1, maximum: 100), default: 20)]
+    static let note: ParameterType = .object([.required("id", .integer), .required("title", .string), .optional("body", .string)])
+
+    init(bad: [Action<ContractBox>] = []) throws {
+        let makes = makes
+        let runs = runs
+        func counted(_ name: String, params: [Parameter]? = nil, result: ParameterType? = nil) -> Action<ContractBox> {
+            Action(name, params: params, result: result) { _, _ in
+                runs.increment()
+                return nil
+            }
+        }
+        let make: @Sendable (Mediator) -> ContractBox = { _ in
+            makes.increment()
+            return ContractBox()
+        }
+        try mediator.register(
+            target: "Notes", make: make,
+            actions: [
+                counted("list", params: Self.list, result: .array(of: Self.note)),
+                counted("count", params: [.required("token", .string)], result: .integer),
+                counted("ratio", result: .number),
+                counted("raw"),
+            ])
+        if !bad.isEmpty { try mediator.register(target: "Bad", make: make, actions: bad) }
+    }
+
+    static func action(_ name: String, _ params: [Parameter]? = nil, result: ParameterType? = nil) -> Action<ContractBox> {
+        Action(name, params: params, result: result) { _, _ in nil }
+    }
+
+    var descriptions: [String] { mediator.verify().map(\.description) }
+}
+
+@Suite("verify(): each kind of problem")
+struct ContractVerifyTests {
+    @Test("A correct registry, with requirements that fit, has no problems; verify runs nothing")
+    func correctRegistry() throws {
+        let world = try VerifyWorld()
+        world.mediator.require(
+            [
+                .action(target: "Notes", action: "list"),
+                .action(target: "Target_Notes", action: "Action_list", params: [.required("token", .string)], result: .array(of: .object)),
+                .action(target: "Notes", action: "list", params: [.required("token", .string), .required("limit", .integer)]),
+                .action(
+                    target: "Notes", action: "list", params: [.required("token", .string)],
+                    result: .array(of: .object([.required("id", .integer), .optional("body", .string)]))),
+                .action(target: "Notes", action: "count", params: [.required("token", .string)], result: .number),
+                .action(target: "Notes", action: "ratio", result: .number),
+                .action(target: "Notes", action: "raw"),
+            ], by: "Feed")
+        #expect(world.mediator.verify() == [])
+        #expect(world.makes.value == 0)
+        #expect(world.runs.value == 0)
+    }
+
+    @Test("A required target that is missing: missingTarget, with the closest name")
+    func missingTarget() throws {
+        let world = try VerifyWorld()
+        world.mediator.require([.action(target: "Note", action: "list")], by: "Feed")
+        let problems = world.mediator.verify()
+        #expect(
+            problems.map(\.description) == [#"Note/list: Feed requires it, but no target "Note" is registered (did you mean "Notes"?); register Target_Note"#])
+        #expect(problems.map(\.kind) == [.missingTarget])
+        #expect(problems.first?.target == "Note")
+        #expect(problems.first?.action == "list")
+    }
+
+    @Test("A required action that is missing: missingAction, with the closest name; full names are shown short")
+    func missingAction() throws {
+        let world = try VerifyWorld()
+        world.mediator.require([.action(target: "Target_Notes", action: "Action_lst")], by: "Feed")
+        let problems = world.mediator.verify()
+        #expect(problems.map(\.description) == [#"Notes/lst: Feed requires it, but target "Notes" has no action "lst" (did you mean "list"?); add the action"#])
+        #expect(problems.map(\.kind) == [.missingAction])
+    }
+
+    @Test("Params sent that do not fit the declaration: typeMismatch, one problem per param")
+    func paramsMismatch() throws {
+        let world = try VerifyWorld()
+        world.mediator.require([.action(target: "Notes", action: "list", params: [.required("limit", .string), .optional("color", .string)])], by: "Feed")
+        let problems = world.mediator.verify()
+        #expect(
+            problems.map(\.description) == [
+                #"Notes/list: Feed does not send "token" (string), which the action requires; send it"#,
+                #"Notes/list: Feed sends "color", which the action does not declare; remove it or declare it"#,
+                #"Notes/list: Feed sends "limit" as string, but the action declares integer (1...100); make them agree"#,
+            ])
+        #expect(problems.allSatisfy { $0.kind == .typeMismatch })
+    }
+
+    @Test("A result read as another type: typeMismatch, down to a nested field")
+    func resultMismatch() throws {
+        let world = try VerifyWorld()
+        world.mediator.require(
+            [
+                .action(target: "Notes", action: "count", result: .string),
+                .action(target: "Notes", action: "ratio", result: .integer),
+                .action(target: "Notes", action: "list", result: .array(of: .object([.required("title", .integer)]))),
+            ], by: "Feed")
+        #expect(
+            world.descriptions == [
+                #"Notes/count: Feed reads the result as string, but the action declares integer; make them agree"#,
+                #"Notes/list: Feed reads field "title" as integer, but the action declares string; make them agree"#,
+                #"Notes/ratio: Feed reads the result as integer, but the action declares number; make them agree"#,
+            ])
+        #expect(world.mediator.verify().allSatisfy { $0.kind == .typeMismatch })
+    }
+
+    @Test("A result field read as required that the action may leave out: typeMismatch")
+    func optionalResultField() throws {
+        let world = try VerifyWorld()
+        world.mediator.require([.action(target: "Notes", action: "list", result: .array(of: .object([.required("body", .string)])))], by: "Feed")
+        #expect(
+            world.descriptions == [
+                #"Notes/list: Feed reads field "body" of the elements of the result as required, but the action's result may leave it out; make it optional"#
+            ])
+    }
+
+    @Test("Typed params or a result required of an action that declares none: undeclared")
+    func undeclared() throws {
+        let world = try VerifyWorld()
+        world.mediator.require(
+            [.action(target: "Notes", action: "raw", params: [.required("x", .string)]), .action(target: "Notes", action: "raw", result: .string)],
+            by: "Feed")
+        let problems = world.mediator.verify()
+        #expect(
+            problems.map(\.description) == [
+                #"Notes/raw: Feed reads its result as string, but the action declares no result; declare it"#,
+                #"Notes/raw: Feed requires it with typed params, but the action declares none; declare its params"#,
+            ])
+        #expect(problems.allSatisfy { $0.kind == .undeclared })
+    }
+
+    @Test("A parameter declared twice: contradictoryParameters")
+    func duplicateParameter() throws {
+        let world = try VerifyWorld(bad: [VerifyWorld.action("dup", [.optional("a", .string), .optional("a", .integer)])])
+        let problems = world.mediator.verify()
+        #expect(problems.map(\.description) == [#"Bad/dup: parameter "a" is declared twice; keep one"#])
+        #expect(problems.map(\.kind) == [.contradictoryParameters])
+    }
+
+    @Test("A default of the wrong type or out of range: contradictoryParameters, with the reason")
+    func wrongDefault() throws {
+        let world = try VerifyWorld(bad: [
+            VerifyWorld.action("wrongDefault", [.optional("n", .integer, default: "x")]),
+            VerifyWorld.action("outOfRange", [.optional("n", .integer(minimum: 1, maximum: 10), default: 50)]),
+            VerifyWorld.action("nanDefault", [.optional("x", .number, default: Double.nan)]),
+        ])
+        #expect(
+            world.descriptions == [
+                #"Bad/nanDefault: the default of parameter "x" does not fit its type (expected number, got Double nan); fix the default or the type"#,
+                #"Bad/outOfRange: the default of parameter "n" does not fit its type (expected integer (1...10), got Int 50 (out of range)); fix the default or the type"#,
+                #"Bad/wrongDefault: the default of parameter "n" does not fit its type (expected integer, got String "x"); fix the default or the type"#,
+            ])
+        #expect(world.mediator.verify().allSatisfy { $0.kind == .contradictoryParameters })
+    }
+
+    @Test("A default that only text coercion would accept is still a default of the right kind")
+    func coercibleDefault() throws {
+        let world = try VerifyWorld(bad: [VerifyWorld.action("fine", [.optional("n", .number, default: 1), .optional("t", .array(of: .string), default: "a")])])
+        #expect(world.mediator.verify() == [])
+    }
+
+    @Test("A required parameter with a default: contradictoryParameters")
+    func requiredWithDefault() throws {
+        // The public API cannot build one (`.required` takes no default); a declaration built
+        // another way can.
+        let odd = Parameter(name: "n", type: .integer, isRequired: true, defaultValue: 5, summary: nil)
+        let world = try VerifyWorld(bad: [VerifyWorld.action("requiredDefault", [odd])])
+        let problems = world.mediator.verify()
+        #expect(problems.map(\.description) == [#"Bad/requiredDefault: parameter "n" is required and has a default; make it optional or drop the default"#])
+        #expect(problems.map(\.kind) == [.contradictoryParameters])
+    }
+
+    @Test("Bounds the wrong way round: contradictoryParameters, for params, elements, fields and results")
+    func bounds() throws {
+        let world = try VerifyWorld(bad: [
+            VerifyWorld.action("integer", [.optional("n", .integer(minimum: 10, maximum: 1))]),
+            VerifyWorld.action("number", [.optional("x", .number(minimum: 2, maximum: 1))]),
+            VerifyWorld.action("elements", [.optional("ids", .array(of: .integer(minimum: 5, maximum: 0)))]),
+            VerifyWorld.action("field", [.optional("o", .object([.required("n", .integer(minimum: 3, maximum: 2))]))]),
+            VerifyWorld.action("result", result: .integer(minimum: 3, maximum: 1)),
+            VerifyWorld.action("equal", [.optional("n", .integer(minimum: 3, maximum: 3))]),
+        ])
+        #expect(
+            world.descriptions == [
+                #"Bad/elements: the elements of parameter "ids" has a minimum (5) above its maximum (0); swap them"#,
+                #"Bad/field: field "n" of parameter "o" has a minimum (3) above its maximum (2); swap them"#,
+                #"Bad/integer: parameter "n" has a minimum (10) above its maximum (1); swap them"#,
+                #"Bad/number: parameter "x" has bounds that admit no number (2.0, 1.0); fix them"#,
+                #"Bad/result: the result has a minimum (3) above its maximum (1); swap them"#,
+            ])
+    }
+
+    @Test("A NaN bound is reported, one-sided or not")
+    func nonFiniteBounds() throws {
+        let world = try VerifyWorld(bad: [
+            VerifyWorld.action("nanBoth", [.optional("x", .number(minimum: .nan, maximum: 1))]),
+            VerifyWorld.action("nanMinimum", [.optional("x", .number(minimum: .nan))]),
+        ])
+        let problems = world.mediator.verify()
+        #expect(problems.map(\.action) == ["nanBoth", "nanMinimum"])
+        #expect(problems.allSatisfy { $0.kind == .contradictoryParameters && $0.message.contains(#"parameter "x""#) })
+    }
+
+    @Test("A field declared twice in an object: contradictoryParameters")
+    func duplicateField() throws {
+        let world = try VerifyWorld(bad: [VerifyWorld.action("fields", [.optional("o", .object([.required("a", .string), .optional("a", .integer)]))])])
+        #expect(world.descriptions == [#"Bad/fields: parameter "o" declares field "a" twice; keep one"#])
+    }
+
+    @Test("A parameter name that cannot travel in URLs or command lines: invalidName")
+    func invalidParameterName() throws {
+        let world = try VerifyWorld(bad: [
+            VerifyWorld.action("space", [.optional("a b", .string)]),
+            VerifyWorld.action("empty", [.optional("", .string)]),
+            VerifyWorld.action("long", [.optional(String(repeating: "x", count: 101), .string)]),
+            VerifyWorld.action("fine", [.optional("a-b.c_9", .string), .optional(String(repeating: "x", count: 100), .string)]),
+        ])
+        let problems = world.mediator.verify()
+        #expect(problems.map(\.action) == ["empty", "long", "space"])
+        #expect(problems.first?.description == #"Bad/empty: parameter name "" is empty; use letters, digits, "_", "-" or ".""#)
+        #expect(problems.last?.description == #"Bad/space: parameter name "a b" contains " "; use letters, digits, "_", "-" or ".""#)
+        // The long name is shown cut short; the reason is whole.
+        let long = try #require(problems.dropFirst().first?.description)
+        #expect(long.hasPrefix(#"Bad/long: parameter name "xxxxxxxxxx"#))
+        #expect(long.hasSuffix(#" is longer than 100 bytes; use letters, digits, "_", "-" or ".""#))
+        #expect(long.count < 200)
+        #expect(problems.allSatisfy { $0.kind == .invalidName })
+    }
+
+    @Test("A requirement naming a target or action that breaks the naming rules: invalidName")
+    func invalidRequirementName() throws {
+        let world = try VerifyWorld()
+        world.mediator.require([.action(target: "No tes", action: "list"), .action(target: "Notes", action: "a/b")], by: "Feed")
+        let problems = world.mediator.verify()
+        #expect(
+            problems.map(\.description) == [
+                #"No tes/list: Feed requires a target with an invalid name: names use only ASCII letters, digits, "_", "-" and "." (compared byte for byte); fix the requirement"#,
+                #"Notes/a/b: Feed requires an action with an invalid name: names use only ASCII letters, digits, "_", "-" and "." (compared byte for byte); fix the requirement"#,
+            ])
+        #expect(problems.allSatisfy { $0.kind == .invalidName })
+    }
+
+    @Test("Every problem is returned at once, sorted by target, action and message, each a sentence that names its target and action")
+    func allAtOnce() throws {
+        let world = try VerifyWorld(bad: [
+            VerifyWorld.action("dup", [.optional("a", .string), .optional("a", .string)]),
+            VerifyWorld.action("zzz", [.optional("n", .integer(minimum: 2, maximum: 1)), .optional("a b", .string)]),
+        ])
+        world.mediator.require(
+            [
+                .action(target: "Zoo", action: "x"), .action(target: "Notes", action: "count", result: .string), .action(target: "Notes", action: "lst"),
+                .action(target: "Apes", action: "x"),
+            ], by: "Feed")
+        world.mediator.require([.action(target: "Notes", action: "raw", params: [])], by: "Alpha")
+        let problems = world.mediator.verify()
+        #expect(
+            problems.map(\.description) == [
+                #"Apes/x: Feed requires it, but no target "Apes" is registered; register Target_Apes"#,
+                #"Bad/dup: parameter "a" is declared twice; keep one"#,
+                #"Bad/zzz: parameter "n" has a minimum (2) above its maximum (1); swap them"#,
+                #"Bad/zzz: parameter name "a b" contains " "; use letters, digits, "_", "-" or ".""#,
+                #"Notes/count: Feed reads the result as string, but the action declares integer; make them agree"#,
+                #"Notes/lst: Feed requires it, but target "Notes" has no action "lst" (did you mean "list"?); add the action"#,
+                #"Notes/raw: Alpha requires it with typed params, but the action declares none; declare its params"#,
+                #"Zoo/x: Feed requires it, but no target "Zoo" is registered; register Target_Zoo"#,
+            ])
+        for problem in problems {
+            let target = try #require(problem.target)
+            let action = try #require(problem.action)
+            #expect(problem.description.hasPrefix("\(target)/\(action): "))
+            #expect(!problem.description.contains("\n"))
+        }
+    }
+
+    @Test("Requirements of several modules are all checked, each naming its module")
+    func severalModules() throws {
+        let world = try VerifyWorld()
+        world.mediator.require([.action(target: "Notes", action: "lst")], by: "Feed")
+        world.mediator.require([.action(target: "Notes", action: "lst")], by: "Inbox")
+        #expect(
+            world.descriptions == [
+                #"Notes/lst: Feed requires it, but target "Notes" has no action "lst" (did you mean "list"?); add the action"#,
+                #"Notes/lst: Inbox requires it, but target "Notes" has no action "lst" (did you mean "list"?); add the action"#,
+            ])
+    }
+
+    @Test("A problem's description is one line even when names carry control characters")
+    func oneLine() {
+        let problem = ContractProblem(kind: .missingTarget, target: "A\nB", action: "x", message: "m")
+        #expect(problem.description == #"A\nB/x: m"#)
+        #expect(ContractProblem(kind: .missingTarget, target: nil, action: nil, message: "m").description == "m")
+        #expect(ContractProblem.Kind.missingTarget.description == "missingTarget")
+    }
+}
