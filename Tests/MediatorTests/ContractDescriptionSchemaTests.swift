@@ -27,9 +27,9 @@ enum Step: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
     init(integerLiteral value: Int) { self = .index(value) }
 }
 
-extension JSONValue {
+extension JSONDocument {
     /// The value at `path`, or `nil`.
-    func at(_ path: [Step]) -> JSONValue? {
+    func at(_ path: [Step]) -> JSONDocument? {
         guard let step = path.first else { return self }
         switch step {
         case .key(let key): return self[key]?.at(Array(path.dropFirst()))
@@ -38,7 +38,7 @@ extension JSONValue {
     }
 
     /// The document with the value at `path` replaced (`nil`: removed).
-    func setting(_ value: JSONValue?, at path: [Step]) -> JSONValue {
+    func setting(_ value: JSONDocument?, at path: [Step]) -> JSONDocument {
         guard let step = path.first else { return value ?? .null }
         let rest = Array(path.dropFirst())
         switch (step, self) {
@@ -111,7 +111,7 @@ struct DescribedWorld {
         try mediator.register(target: "Closures", actions: [Action<Mediator>("ping") { _, _ in "pong" }])
     }
 
-    var document: JSONValue {
+    var document: JSONDocument {
         get throws { try JSONReader.read(mediator.registryDescription.json) }
     }
 
@@ -214,7 +214,7 @@ struct ContractDescriptionSchemaTests {
     func actionFields() throws {
         let world = try DescribedWorld()
         let document = try world.document
-        func action(_ target: String, _ name: String) throws -> JSONValue { try #require(document.at(try world.path(target, name))) }
+        func action(_ target: String, _ name: String) throws -> JSONDocument { try #require(document.at(try world.path(target, name))) }
         let all = try action("Everything", "all")
         #expect(all["fullName"] == .string("Action_all"))
         #expect(all["summary"] == .string("Every type"))
@@ -262,7 +262,7 @@ struct ContractDescriptionSchemaTests {
             }.joined()
         }
         // Each broken document, and where (a JSON pointer prefix) an error must be reported.
-        let broken: [(String, JSONValue, String)] = [
+        let broken: [(String, JSONDocument, String)] = [
             ("no version", document.setting(nil, at: ["version"]), #"/: missing required property "version""#),
             ("version 2", document.setting(.integer(2), at: ["version"]), "/version: "),
             ("another format", document.setting(.string("other"), at: ["format"]), "/format: "),
@@ -300,7 +300,7 @@ struct ContractDescriptionSchemaTests {
         ])
         for document in [try JSONReader.read(world.mediator.registryDescription.json), try DescribedWorld().document] {
             var checked = 0
-            func walk(_ schema: JSONValue, at path: String) {
+            func walk(_ schema: JSONDocument, at path: String) {
                 if let fields = schema.fields {
                     if let value = fields["default"] {
                         checked += 1

@@ -94,6 +94,6 @@ func typed(_ value: (any Sendable)?) -> String {
 }
 
 /// A plain value as JSON, or `nil` when it is absent or has no JSON form.
-func json(_ value: (any Sendable)?) -> JSONValue? {
-    value.flatMap { JSONValue(plain: $0) }
+func json(_ value: (any Sendable)?) -> JSONDocument? {
+    value.flatMap { JSONDocument(plain: $0) }
 }

@@ -62,8 +62,8 @@ struct KeyedSummary: Codable, Sendable, Equatable {
     var age: Int?
 
     /// The summary as plain values, written by hand (what a caller by name or URL gets).
-    var json: JSONValue {
-        var fields: [String: JSONValue] = [
+    var json: JSONDocument {
+        var fields: [String: JSONDocument] = [
             "title": .string(title), "characters": .integer(characters), "tags": .array(tags.map { .string($0) }), "priority": .integer(priority),
             "weight": .number(weight), "pinned": .boolean(pinned), "author": .string(author), "color": .string(color.rawValue),
         ]

@@ -202,7 +202,7 @@ struct ContractVerifyTests {
                 #"Bad/elements: the elements of parameter "ids" has a minimum (5) above its maximum (0); swap them"#,
                 #"Bad/field: field "n" of parameter "o" has a minimum (3) above its maximum (2); swap them"#,
                 #"Bad/integer: parameter "n" has a minimum (10) above its maximum (1); swap them"#,
-                #"Bad/number: parameter "x" has bounds that admit no number (2.0, 1.0); fix them"#,
+                #"Bad/number: parameter "x" has a minimum (2.0) above its maximum (1.0); swap them"#,
                 #"Bad/result: the result has a minimum (3) above its maximum (1); swap them"#,
             ])
     }

@@ -10,14 +10,14 @@ import Mediator
 
 /// A JSON value. Numbers keep whether they were written as integers (`1`) or not (`1.0`); JSON
 /// Schema compares them mathematically either way.
-public indirect enum JSONValue: Sendable, Equatable, CustomStringConvertible {
+public indirect enum JSONDocument: Sendable, Equatable, CustomStringConvertible {
     case null
     case boolean(Bool)
     case integer(Int)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([JSONDocument])
+    case object([String: JSONDocument])
 
     /// The value as a number, for numbers only.
     public var numeric: Double? {
@@ -38,13 +38,13 @@ public indirect enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The field `key` of an object; `nil` for a missing field or a value that is not an object.
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONDocument? {
         guard case .object(let fields) = self else { return nil }
         return fields[key]
     }
 
     /// The elements of an array, or `nil`.
-    public var elements: [JSONValue]? {
+    public var elements: [JSONDocument]? {
         if case .array(let items) = self { return items }
         return nil
     }
@@ -56,13 +56,13 @@ public indirect enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The fields of an object, or `nil`.
-    public var fields: [String: JSONValue]? {
+    public var fields: [String: JSONDocument]? {
         if case .object(let fields) = self { return fields }
         return nil
     }
 
     /// JSON Schema equality: numbers by value (`1` equals `1.0`), objects by their fields.
-    public func sameValue(as other: JSONValue) -> Bool {
+    public func sameValue(as other: JSONDocument) -> Bool {
         switch (self, other) {
         case (.null, .null): return true
         case (.boolean(let lhs), .boolean(let rhs)): return lhs == rhs
@@ -110,19 +110,19 @@ public indirect enum JSONValue: Sendable, Equatable, CustomStringConvertible {
             guard double.isFinite else { return nil }
             self = .number(double)
         case let params as Params:
-            guard let object = JSONValue(plain: params.values) else { return nil }
+            guard let object = JSONDocument(plain: params.values) else { return nil }
             self = object
         case let dictionary as [String: any Sendable]:
-            var fields: [String: JSONValue] = [:]
+            var fields: [String: JSONDocument] = [:]
             for (key, item) in dictionary {
-                guard let converted = JSONValue(plain: item) else { return nil }
+                guard let converted = JSONDocument(plain: item) else { return nil }
                 fields[key] = converted
             }
             self = .object(fields)
         case let array as [Any]:
-            var items: [JSONValue] = []
+            var items: [JSONDocument] = []
             for item in array {
-                guard let converted = JSONValue(plain: item) else { return nil }
+                guard let converted = JSONDocument(plain: item) else { return nil }
                 items.append(converted)
             }
             self = .array(items)
@@ -148,7 +148,7 @@ public enum JSONReader {
     /// - Parameter text: the JSON text.
     /// - Returns: the value.
     /// - Throws: ``JSONSyntaxError`` for anything that is not strict JSON.
-    public static func read(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    public static func read(_ text: String) throws(JSONSyntaxError) -> JSONDocument {
         var parser = Parser(bytes: Array(text.utf8))
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -175,7 +175,7 @@ public enum JSONReader {
             }
         }
 
-        mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONDocument {
             guard depth < 200 else { throw error("nesting too deep") }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end") }
@@ -196,9 +196,9 @@ public enum JSONReader {
             }
         }
 
-        mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONDocument {
             index += 1
-            var fields: [String: JSONValue] = [:]
+            var fields: [String: JSONDocument] = [:]
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -223,9 +223,9 @@ public enum JSONReader {
             }
         }
 
-        mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONValue {
+        mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONDocument {
             index += 1
-            var items: [JSONValue] = []
+            var items: [JSONDocument] = []
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                 index += 1
@@ -303,7 +303,7 @@ public enum JSONReader {
             }
         }
 
-        mutating func number() throws(JSONSyntaxError) -> JSONValue {
+        mutating func number() throws(JSONSyntaxError) -> JSONDocument {
             let start = index
             var integral = true
             if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -345,12 +345,12 @@ public enum JSONReader {
 /// `examples`, and any `x-` keyword) are ignored; any other keyword is an error.
 public struct JSONSchemaCheck: Sendable {
     /// The root schema, which `$ref`s resolve against.
-    public let root: JSONValue
+    public let root: JSONDocument
 
     /// A validator for `schema`.
     ///
     /// - Parameter schema: the root schema.
-    public init(schema: JSONValue) {
+    public init(schema: JSONDocument) {
         root = schema
     }
 
@@ -360,7 +360,7 @@ public struct JSONSchemaCheck: Sendable {
     ///
     /// - Parameter instance: the value to check.
     /// - Returns: the errors.
-    public func errors(_ instance: JSONValue) -> [String] {
+    public func errors(_ instance: JSONDocument) -> [String] {
         var found: [String] = []
         check(instance, against: root, at: "", into: &found, depth: 0)
         return found
@@ -370,9 +370,9 @@ public struct JSONSchemaCheck: Sendable {
     ///
     /// - Parameter instance: the value to check.
     /// - Returns: `true` when ``errors(_:)`` finds nothing.
-    public func accepts(_ instance: JSONValue) -> Bool { errors(instance).isEmpty }
+    public func accepts(_ instance: JSONDocument) -> Bool { errors(instance).isEmpty }
 
-    private func resolve(_ reference: String) -> JSONValue? {
+    private func resolve(_ reference: String) -> JSONDocument? {
         guard reference.hasPrefix("#/") else { return nil }
         var current = root
         for part in reference.dropFirst(2).split(separator: "/", omittingEmptySubsequences: false) {
@@ -383,7 +383,7 @@ public struct JSONSchemaCheck: Sendable {
         return current
     }
 
-    private static func typeMatches(_ instance: JSONValue, _ name: String) -> Bool? {
+    private static func typeMatches(_ instance: JSONDocument, _ name: String) -> Bool? {
         switch name {
         case "null": if case .null = instance { return true } else { return false }
         case "boolean": if case .boolean = instance { return true } else { return false }
@@ -396,7 +396,7 @@ public struct JSONSchemaCheck: Sendable {
         }
     }
 
-    private func check(_ instance: JSONValue, against schema: JSONValue, at pointer: String, into found: inout [String], depth: Int) {
+    private func check(_ instance: JSONDocument, against schema: JSONDocument, at pointer: String, into found: inout [String], depth: Int) {
         let here = pointer.isEmpty ? "/" : pointer
         guard depth < 64 else {
             found.append("\(here): schema nesting too deep (a $ref cycle?)")

@@ -123,8 +123,12 @@ enum KeyedInput {
         do {
             return try ValueDecoder.decode(Input.self, from: params)
         } catch {
-            let parameter = error.path.first?.stringValue
-            throw MediatorError(.invalidParameter, parameter: parameter, reason: "invalid parameters for \(typeName(Input.self)): \(error)")
+            guard let parameter = error.path.first?.stringValue else {
+                throw MediatorError(.invalidParameter, reason: "invalid parameters for \(typeName(Input.self)): \(error.message)")
+            }
+            throw MediatorError(
+                .invalidParameter, parameter: parameter,
+                reason: "invalid parameter \"\(MediatorError.shortened(parameter))\": \(error.message) (decoding \(typeName(Input.self)))")
         }
     }
 
@@ -147,6 +151,9 @@ enum KeyedInput {
                 keyTarget: key.target, inputType: ObjectIdentifier(Input.self), outputType: ObjectIdentifier(Output.self),
                 inputTypeName: typeName(Input.self), outputTypeName: typeName(Output.self),
                 inputDeclaresParameters: Input.self is any DeclaresParameters.Type,
-                decodedParameters: { SchemaReader.decodedParameters(of: Input.self) }, run: run, direct: direct))
+                decodedParameters: { SchemaReader.decodedParameters(of: Input.self) },
+                decode: { params throws(MediatorError) in try decode(Input.self, from: params) },
+                // The force cast is safe: only this key's typed body produces what is encoded here.
+                encode: { output throws(MediatorError) in try encode(output as! Output) }, run: run, direct: direct))
     }
 }

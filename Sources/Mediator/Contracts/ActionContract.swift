@@ -94,7 +94,8 @@ final class ActionContract: Sendable {
     /// path of a declared action: it compares names and type identities, no casts, no copies.
     @inline(__always)
     func acceptsQuickly(_ params: Params, refuseUndeclared: Bool) -> Bool {
-        guard let count = parameters?.count, count <= 64 else { return false }
+        // A keyed action's params are decoded into its input before it runs: the general path.
+        guard keyed == nil, let count = parameters?.count, count <= 64 else { return false }
         var seen: UInt64 = 0
         for (key, raw) in params.values {
             var index = 0
@@ -122,7 +123,7 @@ final class ActionContract: Sendable {
         let result = Params(values)
         if refuseUndeclared {
             let declared = Set(names)
-            if let key = params.values.keys.filter({ !declared.contains($0) }).min() {
+            if let key = params.values.filter({ !declared.contains($0.key) && !isNil($0.value) }).keys.min() {
                 return .failure(
                     MediatorError(
                         .invalidParameter, target: target, action: action, parameter: key,

@@ -84,6 +84,11 @@ struct KeyedImplementation: Sendable {
     let inputDeclaresParameters: Bool
     /// The parameters as the input type's conformance decodes them, for `verify` to compare.
     let decodedParameters: @Sendable () -> SchemaReader.Reading
+    /// Checked params decoded into the input type (by-name, URL and command-line callers), before
+    /// the instance is made.
+    let decode: @Sendable (Params) throws(MediatorError) -> any Sendable
+    /// An output encoded to plain values, for the same callers.
+    let encode: @Sendable (any Sendable) throws(MediatorError) -> (any Sendable)?
     let run: TypedRun
     /// The synchronous body with its types intact (a ``TypedBody`` of the key's input and
     /// output): the hot path of a typed call. `nil` for async and main-actor bodies.
@@ -122,6 +127,15 @@ enum TypedRun: Sendable {
         case .sync(let body): .sync { instance, _ in try body(instance, input) }
         case .async(let body): .async { instance, _ in try await body(instance, input) }
         case .mainActor(let body): .mainActor { @MainActor instance, _ in try body(instance, input) }
+        }
+    }
+
+    /// The body with its input bound and its output encoded by `encode` (for callers by name).
+    func bound(to input: any Sendable, encoding encode: @escaping @Sendable (any Sendable) throws(MediatorError) -> (any Sendable)?) -> ActionRun {
+        switch self {
+        case .sync(let body): .sync { instance, _ in try encode(try body(instance, input)) }
+        case .async(let body): .async { instance, _ in try encode(try await body(instance, input)) }
+        case .mainActor(let body): .mainActor { @MainActor instance, _ in try encode(try body(instance, input)) }
         }
     }
 }

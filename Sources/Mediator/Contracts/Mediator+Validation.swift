@@ -93,7 +93,17 @@ extension Mediator {
             }
         }
         guard let contract else { return .success((run, params)) }
-        return contract.validate(params, refuseUndeclared: refusesUndeclared(contract, outside: outside), target: target, action: action).map { (run, $0) }
+        let validated = contract.validate(params, refuseUndeclared: refusesUndeclared(contract, outside: outside), target: target, action: action)
+        guard case .success(let checked) = validated else { return .failure(validated.failure) }
+        // A keyed action by name: its input decoded now, before any instance is made (and by dry runs).
+        if let keyed = contract.keyed {
+            do throws(MediatorError) {
+                return .success((keyed.run.bound(to: try keyed.decode(checked), encoding: keyed.encode), checked))
+            } catch {
+                return .failure(error.named(target: target, action: action))
+            }
+        }
+        return .success((run, checked))
     }
 
     /// Whether `contract`'s action refuses undeclared params from this caller: its own policy,

@@ -70,9 +70,20 @@ enum SchemaReader {
         if let floating = T.self as? any BinaryFloatingPoint.Type { return floating.init(0) as! T }
         if let wrapper = T.self as? any ShapeWrapper.Type { return wrapper.emptyValue as! T }
         if let cases = T.self as? any CaseIterable.Type, let first = cases.firstCase { return first as! T }
+        if let enumeration = T.self as? any RawRepresentable.Type, let value = firstValue(of: enumeration) { return value as! T }
         guard depth <= depthLimit else { throw ShapeError() }
         return try T(from: ShapeDecoder(recorder: ShapeRecorder(), depth: depth + 1))
     }
+}
+
+/// A value of an enum with integer raw values that is not `CaseIterable`: the first raw value
+/// from 0 to 1,024 (then -1 to -64) it accepts. Other raw types cannot be guessed.
+private func firstValue<R: RawRepresentable>(of _: R.Type) -> R? {
+    guard let integer = R.RawValue.self as? any BinaryInteger.Type else { return nil }
+    for candidate in Array(0...1_024) + Array((-64)...(-1)).reversed() {
+        if let raw = integer.init(exactly: candidate) as? R.RawValue, let value = R(rawValue: raw) { return value }
+    }
+    return nil
 }
 
 /// Thrown where a placeholder cannot be made.

@@ -9,6 +9,14 @@ enum ValueDecoder {
             return try T(from: ValueDecoding(value: value, codingPath: []))
         } catch let failure as DecodingFailure {
             throw failure
+        } catch let error as DecodingError {
+            // A type's own `init(from:)` refused a value: keep where, and its own words.
+            switch error {
+            case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
+                throw DecodingFailure(path: context.codingPath, message: context.debugDescription)
+            @unknown default:
+                throw DecodingFailure(path: [], message: "\(error)")
+            }
         } catch {
             throw DecodingFailure(path: [], message: "\(error)")
         }
