@@ -500,7 +500,10 @@ public struct JSONSchemaCheck: Sendable {
                     continue
                 }
                 let range = NSRange(text.startIndex..<text.endIndex, in: text)
-                if expression.firstMatch(in: text, range: range) == nil {
+                // NSRegularExpression's own method (macOS 10.7, iOS 4), not Swift Regex's `firstMatch`,
+                // which the availability check's text search cannot tell apart.
+                let match = expression.firstMatch(in: text, range: range)  // availability: guarded
+                if match == nil {
                     found.append("\(here): \(instance) does not match \(pattern)")
                 }
             default:
