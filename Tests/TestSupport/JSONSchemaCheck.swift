@@ -500,10 +500,7 @@ public struct JSONSchemaCheck: Sendable {
                     continue
                 }
                 let range = NSRange(text.startIndex..<text.endIndex, in: text)
-                // NSRegularExpression's own method (macOS 10.7, iOS 4), not Swift Regex's `firstMatch`,
-                // which the availability check's text search cannot tell apart.
-                let match = expression.firstMatch(in: text, range: range)  // availability: guarded
-                if match == nil {
+                if expression.numberOfMatches(in: text, range: range) == 0 {
                     found.append("\(here): \(instance) does not match \(pattern)")
                 }
             default:
