@@ -63,11 +63,12 @@ public struct Parameter: Sendable, Equatable, CustomStringConvertible {
     /// `name: type`, with `?` for an optional parameter and its default: `limit?: integer = 20`.
     public var description: String {
         var text = name + (isRequired ? "" : "?") + ": \(type)"
-        if let defaultValue { text += " = " + describe(defaultValue, limit: 40) }
+        if let defaultValue { text += " = " + Self.text(of: defaultValue, limit: 40) }
         return text
     }
 
-    /// Equal when every field is; defaults compare by type and by their text.
+    /// Equal when every field is; defaults compare by type and by their text (plain values as
+    /// JSON with sorted keys).
     ///
     /// - Parameters:
     ///   - lhs: one value.
@@ -77,10 +78,17 @@ public struct Parameter: Sendable, Equatable, CustomStringConvertible {
             && sameDefault(lhs.defaultValue, rhs.defaultValue)
     }
 
+    /// A default as text that does not depend on the order a dictionary keeps its keys in: plain
+    /// values as JSON (keys sorted), anything else as Swift describes it.
+    private static func text(of value: any Sendable, limit: Int) -> String {
+        guard let tree = JSONTree(plain: value) else { return describe(value, limit: limit) }
+        return oneLine(tree.compact, limit: limit)
+    }
+
     private static func sameDefault(_ lhs: (any Sendable)?, _ rhs: (any Sendable)?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): true
-        case (let lhs?, let rhs?): Swift.type(of: lhs) == Swift.type(of: rhs) && String(describing: lhs) == String(describing: rhs)
+        case (let lhs?, let rhs?): Swift.type(of: lhs) == Swift.type(of: rhs) && text(of: lhs, limit: .max) == text(of: rhs, limit: .max)
         default: false
         }
     }

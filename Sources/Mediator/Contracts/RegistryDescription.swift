@@ -205,6 +205,25 @@ indirect enum JSONTree {
         }
     }
 
+    /// The value on one line, object keys sorted as `init(plain:)` sorts them: the same text for
+    /// equal values, whatever order a dictionary keeps its keys in.
+    var compact: String {
+        switch self {
+        case .object(let fields):
+            return "{"
+                + fields.map { key, value in
+                    var text = ""
+                    Self.quote(key, to: &text)
+                    return text + ":" + value.compact
+                }.joined(separator: ",") + "}"
+        case .array(let items): return "[" + items.map(\.compact).joined(separator: ",") + "]"
+        default:
+            var text = ""
+            write(to: &text, indent: "")
+            return text
+        }
+    }
+
     /// `value` as a JSON string: quotes, backslashes and control characters escaped.
     static func quote(_ value: String, to text: inout String) {
         text += "\""

@@ -136,6 +136,17 @@ final class ShapeRecorder {
         guard !fields.contains(where: { $0.name == name }) else { return }
         fields.append(Parameter(name: name, type: type, isRequired: !optionalKeys.contains(name), defaultValue: nil, summary: nil))
     }
+
+    /// Replaces the type recorded for `name` (a field read through a nested unkeyed container or
+    /// a super decoder, whose type is known only once something is decoded from it).
+    func update(_ name: String, _ type: ParameterType) {
+        guard let index = fields.firstIndex(where: { $0.name == name }) else { return }
+        let field = fields[index]
+        fields[index] = Parameter(name: name, type: type, isRequired: field.isRequired, defaultValue: nil, summary: nil)
+    }
+
+    /// For a nested level: tells the parent's field what was decoded here.
+    var onShape: ((ParameterType) -> Void)?
 }
 
 struct ShapeDecoder: Decoder {
@@ -192,11 +203,18 @@ struct ShapeKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let nested = ShapeRecorder()
         nested.shape = .unkeyed(nil)
         recorder.record(key.stringValue, .array(of: .object))
+        nested.onShape = { [recorder] type in recorder.update(key.stringValue, type) }
         return ShapeUnkeyed(recorder: nested, depth: depth + 1)
     }
 
     func superDecoder() throws -> any Decoder { ShapeDecoder(recorder: recorder, depth: depth) }
-    func superDecoder(forKey key: Key) throws -> any Decoder { ShapeDecoder(recorder: ShapeRecorder(), depth: depth + 1) }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        let nested = ShapeRecorder()
+        recorder.record(key.stringValue, .object)
+        nested.onShape = { [recorder] type in recorder.update(key.stringValue, type) }
+        return ShapeDecoder(recorder: nested, depth: depth + 1)
+    }
 }
 
 /// Offers one element, so that the element's type is asked for once.
@@ -216,7 +234,11 @@ struct ShapeUnkeyed: UnkeyedDecodingContainer {
     mutating func decodeNil() throws -> Bool { false }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if case .unkeyed(nil) = recorder.shape { recorder.shape = .unkeyed(SchemaReader.type(of: T.self, depth: depth)) }
+        if case .unkeyed(nil) = recorder.shape {
+            let element = SchemaReader.type(of: T.self, depth: depth)
+            recorder.shape = .unkeyed(element)
+            recorder.onShape?(.array(of: element))
+        }
         currentIndex += 1
         return try SchemaReader.placeholder(T.self, depth: depth)
     }
@@ -245,7 +267,11 @@ struct ShapeSingle: SingleValueDecodingContainer {
     func decodeNil() -> Bool { false }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if case .none = recorder.shape { recorder.shape = .single(SchemaReader.type(of: T.self, depth: depth)) }
+        if case .none = recorder.shape {
+            let type = SchemaReader.type(of: T.self, depth: depth)
+            recorder.shape = .single(type)
+            recorder.onShape?(type)
+        }
         return try SchemaReader.placeholder(T.self, depth: depth)
     }
 }
