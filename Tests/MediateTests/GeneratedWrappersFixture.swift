@@ -101,6 +101,20 @@ final class Target_Specimen: MediatorTarget {
             result["string"] = try params.valueIfPresent("params", as: String.self).map { ["value": $0] as [String: any Sendable] }
             return result
         },
+        Action(
+            "oddities", summary: "Names a string literal must escape,\nand a summary on two lines",
+            params: [
+                .required("naïve \"quoted\"\\\n", .string, "Quotes, a backslash, a line break and a letter outside ASCII"),
+                .optional("--", .integer, "No letter or digit"),
+                .optional("_", .boolean, "An underscore alone"),
+            ],
+            result: .object([.required("naïve", .string), .optional("--", .integer), .optional("_", .boolean)])
+        ) { _, params in
+            var result: [String: any Sendable] = ["naïve": try params.value("naïve \"quoted\"\\\n", as: String.self)]
+            result["--"] = params["--"]
+            result["_"] = params["_"]
+            return result
+        },
         Action("sum", summary: "The sum, awaited", params: [.required("numbers", .array(of: .integer))], result: .integer) { _, params async throws in
             await Task.yield()
             return try params.value("numbers", as: [Int].self).reduce(0, +)

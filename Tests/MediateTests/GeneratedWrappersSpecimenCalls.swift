@@ -77,6 +77,10 @@ extension WrapperVerdict {
             result?.default == 1 && result?.in == "x" && result?.`self` == false && result?.firstName == "Ada" && result?.firstName2 == "L"
             && result?._2fa == "2" && result?.`Type` == "c" && result?.string?.value == "p"
         expect("Specimen/keywords decodes renamed fields", expected)
+        let odd: Params = ["naïve \"quoted\"\\\n": "n", "--": 2, "_": true]
+        agree("Specimen/oddities", target: "Specimen", action: "oddities", params: odd) { try $0.specimenOddities(naVeQuoted: "n", value: 2, value2: true) }
+        let oddities = try? await makeMediator().specimenOddities(naVeQuoted: "n", value: 2, value2: true)
+        expect("Specimen/oddities decodes renamed fields", oddities?.naVe == "n" && oddities?.value == 2 && oddities?.value2 == true)
     }
 
     private mutating func checkResultShapes() async {

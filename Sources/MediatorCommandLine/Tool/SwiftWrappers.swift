@@ -23,7 +23,8 @@ import Mediator
 /// - Parameters keep their declared names as labels, declaration order, and send the declared
 ///   key. Swift keywords are written in backticks (`` `default`: Int ``); other names that are not
 ///   identifiers lose their other characters and join in lower camel case (`first-name` is
-///   `firstName`, `2fa` is `_2fa`); a name taken twice gets `2`, `3`, ... Required parameters
+///   `firstName`, `2fa` is `_2fa`, `naïve` is `naVe`; a name with no letter or digit is `value`);
+///   a name taken twice gets `2`, `3`, ... Required parameters
 ///   are not optional; optional ones are `T? = nil` and sent only when not `nil`, so the target's
 ///   defaults apply. Types: string `String`, integer `Int`, number `Double`, boolean `Bool`,
 ///   array `[T]`, object (with or without fields) `[String: any Sendable]`, and a `value` type
@@ -259,9 +260,10 @@ enum SwiftWrappers {
 
     /// `name` as an identifier: itself when it is one, else its words in lower camel case.
     static func identifier(_ name: String) -> String {
-        if isIdentifier(name) { return name }
+        // Underscores alone (`_`, a valid identifier) would make a label callers must escape.
         let parts = words(name)
-        guard let first = parts.first else { return "value" }
+        guard let first = parts.first, !parts.allSatisfy({ $0.allSatisfy { $0 == "_" } }) else { return "value" }
+        if isIdentifier(name) { return name }
         let joined = first + parts.dropFirst().map(upperFirst).joined()
         return joined.first?.isNumber == true ? "_" + joined : joined
     }
