@@ -141,19 +141,15 @@ struct GeneratedWrappersTests {
     }
 
     // A library bug found on the way (the generator shows defaults its own way): `Parameter`
-    // compares and shows a dictionary default with `String(describing:)`, which lists its keys in
-    // hash order, so equal declarations can compare unequal and describe themselves differently
-    // from run to run. Fails (as a known issue) until Parameter.swift sorts the keys; then
-    // `withKnownIssue` fails too, and should be removed.
+    // compared and showed a dictionary default with `String(describing:)`, which lists its keys in
+    // hash order, so equal declarations could compare unequal and describe themselves differently.
     @Test("Library: Parameter's == and description do not depend on the order a dictionary default lists its keys in")
     func parameterDefaultsInHashOrder() throws {
         let (small, large) = try Self.equalDictionariesInTwoOrders()
         let first = Parameter.optional("options", .object, default: small)
         let second = Parameter.optional("options", .object, default: large)
-        withKnownIssue("Parameter.== and Parameter.description use String(describing:) of the default: hash order") {
-            #expect(first == second)
-            #expect(first.description == second.description)
-        }
+        #expect(first == second)
+        #expect(first.description == second.description)
     }
 
     @Test("Wrappers generated for the specimens and the example modules compile without warnings and agree with calls by name")
