@@ -172,7 +172,7 @@ indirect enum JSONTree {
             text += "{\n"
             for (index, (key, value)) in fields.enumerated() {
                 text += indent + "  "
-                Self.quote(key, to: &text)
+                writeJSONString(key, to: &text)
                 text += ": "
                 value.write(to: &text, indent: indent + "  ")
                 text += index == fields.count - 1 ? "\n" : ",\n"
@@ -190,7 +190,7 @@ indirect enum JSONTree {
                 text += index == items.count - 1 ? "\n" : ",\n"
             }
             text += indent + "]"
-        case .string(let value): Self.quote(value, to: &text)
+        case .string(let value): writeJSONString(value, to: &text)
         case .integer(let value): text += String(value)
         case .number(let value):
             // Integral values keep a fraction so the reader sees a number, not an integer. A
@@ -213,7 +213,7 @@ indirect enum JSONTree {
             return "{"
                 + fields.map { key, value in
                     var text = ""
-                    Self.quote(key, to: &text)
+                    writeJSONString(key, to: &text)
                     return text + ":" + value.compact
                 }.joined(separator: ",") + "}"
         case .array(let items): return "[" + items.map(\.compact).joined(separator: ",") + "]"
@@ -222,24 +222,5 @@ indirect enum JSONTree {
             write(to: &text, indent: "")
             return text
         }
-    }
-
-    /// `value` as a JSON string: quotes, backslashes and control characters escaped.
-    static func quote(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 }

@@ -44,3 +44,37 @@ package func oneLine(_ text: String, limit: Int = 2_000) -> String {
     }
     return line
 }
+
+/// `text` as a JSON string literal, appended to `output`: quotes and backslashes escaped, and every
+/// scalar in ``Unicode/Scalar/isEscapedForTerminals`` (controls, bidi and invisible format
+/// characters, line separators) as a `\uXXXX` escape: the same value, and printed JSON cannot
+/// drive or reorder the terminal that shows it. Shared by the registry description and the
+/// command-line layer's JSON.
+package func writeJSONString(_ text: String, to output: inout String) {
+    output += "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": output += "\\\""
+        case "\\": output += "\\\\"
+        case "\n": output += "\\n"
+        case "\r": output += "\\r"
+        case "\t": output += "\\t"
+        case _ where scalar.isEscapedForTerminals:
+            if scalar.value > 0xFFFF {
+                // JSON escapes only 16-bit units: a surrogate pair.
+                let offset = scalar.value - 0x10000
+                writeJSONEscape(0xD800 + (offset >> 10), to: &output)
+                writeJSONEscape(0xDC00 + (offset & 0x3FF), to: &output)
+            } else {
+                writeJSONEscape(scalar.value, to: &output)
+            }
+        default: output.unicodeScalars.append(scalar)
+        }
+    }
+    output += "\""
+}
+
+private func writeJSONEscape(_ unit: UInt32, to output: inout String) {
+    let hex = String(unit, radix: 16)
+    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+}

@@ -27,7 +27,7 @@ package enum JSONValue: Equatable, Sendable {
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
         case .double(let value): output += value.isFinite ? String(value) : "null"
-        case .string(let value): JSONValue.writeString(value, to: &output)
+        case .string(let value): writeJSONString(value, to: &output)
         case .array(let values):
             output += "["
             for (index, value) in values.enumerated() {
@@ -39,7 +39,7 @@ package enum JSONValue: Equatable, Sendable {
             output += "{"
             for (index, key) in members.keys.sorted().enumerated() {
                 if index > 0 { output += "," }
-                JSONValue.writeString(key, to: &output)
+                writeJSONString(key, to: &output)
                 output += ":"
                 members[key]!.write(to: &output)
             }
@@ -47,36 +47,6 @@ package enum JSONValue: Equatable, Sendable {
         }
     }
 
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            // Controls, bidi and invisible format characters as escapes: the same value, and
-            // printed JSON cannot drive or reorder the terminal that shows it.
-            case _ where scalar.isEscapedForTerminals:
-                if scalar.value > 0xFFFF {
-                    // JSON escapes only 16-bit units: a surrogate pair.
-                    let offset = scalar.value - 0x10000
-                    writeEscape(0xD800 + (offset >> 10), to: &output)
-                    writeEscape(0xDC00 + (offset & 0x3FF), to: &output)
-                } else {
-                    writeEscape(scalar.value, to: &output)
-                }
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
-    }
-
-    private static func writeEscape(_ unit: UInt32, to output: inout String) {
-        let hex = String(unit, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-    }
 }
 
 // MARK: - Parsing
