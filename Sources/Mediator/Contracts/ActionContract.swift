@@ -8,8 +8,10 @@ final class ActionContract: Sendable {
     /// `nil`: the mediator's policy.
     let policy: UndeclaredParameterPolicy?
     let keyed: KeyedImplementation?
-    /// The names in declaration order, for the linear scan of the fast path.
+    /// The names in declaration order, for the linear scan of the quick check.
     private let names: ContiguousArray<String>
+    /// The same names, for finding undeclared params.
+    private let declaredNames: Set<String>
     /// For each parameter, the one Swift type whose values it accepts as they are (`String` for a
     /// string, `Int` for an unbounded integer, ...); `nil` where values must be checked further.
     private let exactTypes: ContiguousArray<ObjectIdentifier?>
@@ -18,9 +20,6 @@ final class ActionContract: Sendable {
     private let allMask: UInt64
     /// Whether some optional parameter has a default to fill in.
     private let hasDefaults: Bool
-    /// Whether some parameter is an object with declared fields (or an array of them): those
-    /// are checked field by field, by the ordered path.
-    private let hasFields: Bool
 
     init(parameters: [Parameter]?, result: ParameterType?, policy: UndeclaredParameterPolicy?, keyed: KeyedImplementation?) {
         let parameters = parameters?.map { $0.withDefaultConverted }
@@ -36,7 +35,7 @@ final class ActionContract: Sendable {
         requiredMask = required
         allMask = declared.count >= 64 ? .max : (1 << UInt64(declared.count)) - 1
         hasDefaults = declared.contains { $0.defaultValue != nil }
-        hasFields = declared.contains { $0.type.hasFields }
+        declaredNames = Set(declared.map(\.name))
     }
 
     /// The contract of a plain action; `nil` when it declared neither parameters nor result.
@@ -56,41 +55,35 @@ final class ActionContract: Sendable {
     /// defaults filled in; or the first problem, in declaration order (then undeclared params, by
     /// name), so that the same input gives the same error whichever way it came.
     ///
-    /// The common case (every value already of its type, nothing undeclared) hashes nothing and
-    /// copies nothing: it walks the params once and compares names.
+    /// Params that are fine as they are (``acceptsQuickly(_:refuseUndeclared:)``, the common
+    /// in-process case) are returned without a copy; everything else is checked in order.
     func validate(_ params: Params, refuseUndeclared: Bool, target: String, action: String) -> Result<Params, MediatorError> {
-        guard let parameters else { return .success(params) }
-        guard parameters.count <= 64 && !hasFields else { return validateInOrder(params, refuseUndeclared: refuseUndeclared, target: target, action: action) }
-        var seen: UInt64 = 0
-        var result = params
-        for (key, raw) in params.values {
-            guard let index = names.firstIndex(of: key) else {
-                if refuseUndeclared { return validateInOrder(params, refuseUndeclared: true, target: target, action: action) }
-                continue
+        guard let parameters, !acceptsQuickly(params, refuseUndeclared: refuseUndeclared) else { return .success(params) }
+        var values = params.values
+        do throws(MediatorError) {
+            try Self.check(&values, against: parameters, path: "")
+        } catch {
+            return .failure(error.named(target: target, action: action))
+        }
+        if refuseUndeclared {
+            var undeclared: String?
+            for (key, value) in params.values where !declaredNames.contains(key) && !isNil(value) && undeclared.map({ key < $0 }) ?? true {
+                undeclared = key
             }
-            switch parameters[index].type.coerce(raw) {
-            case .accepted: seen |= 1 << UInt64(index)
-            case .converted(let value):
-                seen |= 1 << UInt64(index)
-                result[key] = value
-            case .refused:
-                return validateInOrder(params, refuseUndeclared: refuseUndeclared, target: target, action: action)
+            if let key = undeclared {
+                return .failure(
+                    MediatorError(
+                        .invalidParameter, target: target, action: action, parameter: key,
+                        suggestion: Suggestions.closest(to: key, in: names.filter { params.values[$0] == nil }),
+                        reason: "undeclared parameter \"\(MediatorError.shortened(key))\": the action takes \(Self.signature(of: parameters))"))
             }
         }
-        if seen != allMask {
-            if requiredMask & ~seen != 0 { return validateInOrder(params, refuseUndeclared: refuseUndeclared, target: target, action: action) }
-            if hasDefaults {
-                for (index, parameter) in parameters.enumerated() where seen & (1 << UInt64(index)) == 0 {
-                    if let value = parameter.defaultValue { result[parameter.name] = value }
-                }
-            }
-        }
-        return .success(result)
+        return .success(Params(values))
     }
 
     /// Whether `params` are fine as they are: every value already exactly of its declared type,
     /// nothing required missing, no default to fill in, nothing undeclared refused; `false`
-    /// otherwise (``validate(_:refuseUndeclared:target:action:)`` then does the rest). The hot
+    /// otherwise (``validate(_:refuseUndeclared:target:action:)`` then checks in order). The hot
     /// path of a declared action: it compares names and type identities, no casts, no copies.
     @inline(__always)
     func acceptsQuickly(_ params: Params, refuseUndeclared: Bool) -> Bool {
@@ -108,30 +101,6 @@ final class ActionContract: Sendable {
             seen |= 1 << UInt64(index)
         }
         return seen == allMask || (requiredMask & ~seen == 0 && !hasDefaults)
-    }
-
-    /// The slow, ordered form of ``validate(_:refuseUndeclared:target:action:)``: the first
-    /// problem in declaration order, then the first undeclared param by name.
-    func validateInOrder(_ params: Params, refuseUndeclared: Bool, target: String, action: String) -> Result<Params, MediatorError> {
-        guard let parameters else { return .success(params) }
-        var values = params.values
-        do throws(MediatorError) {
-            try Self.check(&values, against: parameters, path: "")
-        } catch {
-            return .failure(error.named(target: target, action: action))
-        }
-        let result = Params(values)
-        if refuseUndeclared {
-            let declared = Set(names)
-            if let key = params.values.filter({ !declared.contains($0.key) && !isNil($0.value) }).keys.min() {
-                return .failure(
-                    MediatorError(
-                        .invalidParameter, target: target, action: action, parameter: key,
-                        suggestion: Suggestions.closest(to: key, in: names.filter { params.values[$0] == nil }),
-                        reason: "undeclared parameter \"\(MediatorError.shortened(key))\": the action takes \(Self.signature(of: parameters))"))
-            }
-        }
-        return .success(result)
     }
 
     /// Checks and coerces `values` in place against `parameters`, in declaration order; nested
@@ -206,18 +175,6 @@ extension MediatorError {
 @inline(__always)
 private func storedType<T>(of value: T) -> ObjectIdentifier {
     ObjectIdentifier(T.self)
-}
-
-extension ParameterType {
-    /// Whether values of this type have declared fields to check (an object with fields, or an
-    /// array of such objects).
-    var hasFields: Bool {
-        switch kind {
-        case .object(let fields): fields != nil
-        case .array(let element): element.hasFields
-        default: false
-        }
-    }
 }
 
 extension Parameter {
