@@ -1,4 +1,5 @@
 import Mediator
+import TestSupport
 import Testing
 
 // Keyed actions of main-actor targets, and the schema read from input types whose conformances
@@ -67,6 +68,20 @@ struct Layered: Codable, Sendable {
     }
 }
 
+/// An input that its declared params accept but decoding may refuse (a colour it does not know).
+struct Paint: Codable, Sendable {
+    enum Colour: String, Codable, Sendable, CaseIterable { case red, green }
+    var colour: Colour
+}
+
+extension ActionKey where Input == Paint, Output == String {
+    static var paint: Self { Self(target: "Painter", action: "paint") }
+}
+
+final class Target_Painter: MediatorTarget {
+    static let actions: [Action<Target_Painter>] = [Action(.paint) { _, input in input.colour.rawValue }]
+}
+
 extension ActionKey where Input == Layered, Output == String {
     static var layered: Self { Self(target: "Shapes", action: "layered") }
 }
@@ -120,6 +135,23 @@ struct ContractShapesTests {
                 "base": "b",
             ])
         #expect(byName as? String == "n i b")
+    }
+
+    @Test("Through a handle, a keyed action's input is decoded before the instance is made, as for a call by name")
+    func handleDecodesFirst() throws {
+        let made = Counter()
+        let mediator = Mediator()
+        try mediator.register(Target_Painter.self) { _ in
+            made.increment()
+            return Target_Painter()
+        }
+        let handle = try mediator.handle(target: "Painter", action: "paint")
+        let error = #expect(throws: MediatorError.self) { try handle.call(["colour": "purple"]) }
+        #expect(error?.code == .invalidParameter)
+        #expect(error?.parameter == "colour")
+        #expect(made.value == 0, "the factory ran for a call whose input could not be decoded")
+        #expect(try handle.call(["colour": "green"]) as? String == "green")
+        #expect(made.value == 1)
     }
 
     @Test("Listed actions compare equal exactly when everything they show is equal")

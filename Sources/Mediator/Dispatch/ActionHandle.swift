@@ -43,8 +43,9 @@ public struct ActionHandle: Sendable {
         self.resolved = resolved
         self.cache = cache
         self.mediator = mediator
-        // An action with declared parameters goes the general way, which checks them.
-        self.contract = contract?.parameters == nil ? nil : contract
+        // An action with declared parameters, or a keyed one, goes the general way, which checks
+        // them (and decodes a keyed action's input) as a call by name does.
+        self.contract = contract?.parameters == nil && contract?.keyed == nil ? nil : contract
         if case .sync(let body) = run, let instance, self.contract == nil {
             direct = { params in try body(instance, params) }
         } else {
@@ -119,16 +120,18 @@ public struct ActionHandle: Sendable {
             return .failed(mediator.callDepthExceededError(target: target, action: action))
         }
         defer { CallDepth.restore(saved) }
+        // The same argument step as a call by name: params checked, a keyed action's input decoded.
+        let run: ActionRun
         let params: Params
-        switch contract?.validate(
-            given, refuseUndeclared: (contract?.policy ?? mediator.undeclaredParameters).refuses(fromOutside: false), target: target, action: action)
-        {
-        case .success(let checked): params = checked
-        case .failure(let error): return .failed(error)
-        case nil: params = given
+        if let contract {
+            let prepared = mediator.arguments(self.run, contract, params: given, input: nil, outside: false, target: target, action: action)
+            guard case .success(let arguments) = prepared else { return .failed(prepared.failure) }
+            (run, params) = arguments
+        } else {
+            (run, params) = (self.run, given)
         }
         guard run.canRunNow else {
-            return mediator.suspend(run.awaitReason, target: target, action: action) { await self.outcomeAwaiting(params) }
+            return mediator.suspend(run.awaitReason, target: target, action: action) { await self.outcomeAwaiting(run, params) }
         }
         let instance: any TargetInstance
         if let resolvedInstance = self.instance {
@@ -138,7 +141,7 @@ public struct ActionHandle: Sendable {
             case .done(.success(let made)): instance = made
             case .done(.failure(let error)): return .failed(error)
             case .mustAwait(let reason):
-                return mediator.suspend(reason, target: target, action: action) { await self.outcomeAwaiting(params) }
+                return mediator.suspend(reason, target: target, action: action) { await self.outcomeAwaiting(run, params) }
             }
         }
         do {
@@ -148,7 +151,7 @@ public struct ActionHandle: Sendable {
         }
     }
 
-    private func outcomeAwaiting(_ params: Params) async -> Outcome {
+    private func outcomeAwaiting(_ run: ActionRun, _ params: Params) async -> Outcome {
         let instance: any TargetInstance
         if let resolvedInstance = self.instance {
             instance = resolvedInstance
