@@ -30,8 +30,7 @@ extension Mediator {
             do {
                 return try direct.body(instance, input)
             } catch {
-                throw actionFailedError(
-                    from: error, target: Names.shown(key.target, as: .target), action: Names.shown(key.action, as: .action), context: "the action failed")
+                throw actionFailedError(from: error, asked: key.target, key.action)
             }
         }
         let result = try dispatch(

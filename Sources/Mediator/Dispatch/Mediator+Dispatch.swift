@@ -155,9 +155,7 @@ extension Mediator {
                 do {
                     return .answered(try body(instance, params))
                 } catch {
-                    return .failed(
-                        actionFailedError(
-                            from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
+                    return .failed(actionFailedError(from: error, asked: target, action))
                 }
             }
             return runReady(run, on: instance, contract: nil, params: params, input: input, outside: remote || outside, target: target, action: action)
@@ -170,9 +168,7 @@ extension Mediator {
                 do {
                     return .answered(try body(instance, params))
                 } catch {
-                    return .failed(
-                        actionFailedError(
-                            from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
+                    return .failed(actionFailedError(from: error, asked: target, action))
                 }
             }
             return runReady(run, on: instance, contract: contract, params: params, input: input, outside: remote || outside, target: target, action: action)
@@ -311,8 +307,7 @@ extension Mediator {
                     return .answered(try await run.runAwaiting(on: instance, params: params))
                 } catch {
                     return .failed(
-                        self.actionFailedError(
-                            from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed"))
+                        self.actionFailedError(from: error, asked: target, action))
                 }
             }
         }
@@ -320,9 +315,15 @@ extension Mediator {
             return .answered(try run.runNow(on: instance, params: params))
         } catch {
             return .failed(
-                actionFailedError(from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed")
+                actionFailedError(from: error, asked: target, action)
             )
         }
+    }
+
+    /// An action's failure when the call holds the names as the caller wrote them (a ready
+    /// instance, found without canonical names): their shown forms are worked out only here.
+    func actionFailedError(from error: any Error, asked target: String, _ action: String) -> MediatorError {
+        actionFailedError(from: error, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), context: "the action failed")
     }
 
     func suspend(_ reason: AwaitReason, target: String, action: String, _ resume: @escaping @Sendable () async -> Outcome) -> Outcome {
