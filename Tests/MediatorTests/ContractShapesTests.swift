@@ -154,6 +154,15 @@ struct ContractShapesTests {
         #expect(made.value == 1)
     }
 
+    @Test("The description's JSON escapes what could drive or reorder a terminal: controls, bidi and invisible format characters")
+    func descriptionEscapesForTerminals() throws {
+        let mediator = Mediator()
+        try mediator.register(target: "Escapes", summary: "a\u{202E}b\u{200B}c\u{1B}[2Jd\u{2028}e", actions: [])
+        let json = mediator.registryDescription.json
+        #expect(json.contains(#""summary": "a\u202eb\u200bc\u001b[2Jd\u2028e""#))
+        #expect(!json.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x200B || $0.value == 0x1B })
+    }
+
     @Test("Listed actions compare equal exactly when everything they show is equal")
     func actionInfoEquality() throws {
         func info(_ action: Action<Mediator>) throws -> ActionInfo {
