@@ -22,7 +22,7 @@ enum Names {
     /// The one form of `name` the registry stores and compares: the role's prefix stripped at most
     /// once (and, for an action, one trailing `:` of an Objective-C selector string), or `nil` when
     /// what is left is not a valid name: empty, a byte outside ASCII letters, digits, `_`, `-` and
-    /// `.`, longer than ``maximumLength`` bytes, or still carrying the prefix (`Target_Target_X`),
+    /// `.`, beginning with `-`, longer than ``maximumLength`` bytes, or still carrying the prefix (`Target_Target_X`),
     /// which would otherwise be a second spelling of another name.
     ///
     /// Only ASCII is accepted, so comparing canonical names with `==` (or hashing them) compares
@@ -56,6 +56,7 @@ enum Names {
         let rest = stripped(name, as: role)
         if rest.isEmpty { return "a name must not be empty" }
         if rest.utf8.count > maximumLength { return "names are at most \(maximumLength) bytes long" }
+        if rest.utf8.first == UInt8(ascii: "-") { return "a name must not begin with \"-\" (a command line would read it as an option)" }
         if !rest.utf8.allSatisfy(isNameByte) {
             return "names use only ASCII letters, digits, \"_\", \"-\" and \".\" (compared byte for byte)"
         }
@@ -107,7 +108,8 @@ enum Names {
     }
 
     private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>, as role: Role) -> Bool {
-        guard !bytes.isEmpty, bytes.count <= maximumLength else { return false }
+        // A leading "-" would read as an option on a command line.
+        guard !bytes.isEmpty, bytes.count <= maximumLength, bytes[0] != UInt8(ascii: "-") else { return false }
         for byte in bytes where !isNameByte(byte) { return false }
         // Both prefixes are seven bytes ending in "_": most names fail that test at once.
         guard bytes.count >= 7, bytes[6] == UInt8(ascii: "_") else { return true }
