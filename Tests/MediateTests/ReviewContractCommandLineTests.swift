@@ -37,7 +37,11 @@ struct ReviewContractCommandLineTests {
             #expect(!line.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" }, "raw terminal control in \(line.debugDescription)")
         }
         // The example is the last line: nothing of it spilled onto a line of its own.
-        #expect(lines.last?.hasPrefix("  example: tool perform Shell say text=text ") == true, "\(lines.suffix(2))")
+        // The optional default a terminal must not show raw is left out (the action gets it
+        // anyway): the example stays one line, and runs.
+        #expect(lines.last == "  example: tool perform Shell say text=text", "\(lines.suffix(2))")
+        let performed = await ToolRun.run(tool, ["batch"], input: "Shell say text=text")
+        #expect(performed.status == 0, "\(performed)")
     }
 
     @Test("describe's example sends a param whose name starts with -- (a name verify accepts) as perform reads it")
@@ -70,22 +74,15 @@ struct ReviewContractCommandLineTests {
         #expect(performed.output == [#""ran""#], "\(command): \(performed)")
     }
 
-    @Test("Names the registry accepts that start with - are described and performed, and their examples run")
-    func dashedNamesReachable() async throws {
+    @Test("Target and action names that start with - are refused at registration, naming the rule (a command line would read them as options)")
+    func dashedNamesRefused() throws {
         let mediator = Mediator()
-        let ran = Counter()
-        try mediator.register(target: "Shell", actions: [Action("-h") { _, _ in _ = ran.increment() }])
-        try mediator.register(target: "--t", actions: [Action("go") { _, _ in _ = ran.increment() }])
-        let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
-        #expect(mediator.verify().isEmpty)
-        for (target, action) in [("Shell", "-h"), ("--t", "go")] {
-            let lines = await describedLines(tool, target, action)
-            #expect(lines.first == "\(target)/\(action)", "describe \(target) \(action): \(lines.prefix(2))")
-            #expect(line(after: "  example: ", in: lines) == "tool perform \(target) \(action)", "describe \(target) \(action): \(lines.prefix(2))")
-            // What that example, pasted, passes to the tool.
-            let before = ran.value
-            let performed = await ToolRun.run(tool, ["perform", target, action])
-            #expect(performed.status == 0 && ran.value == before + 1, "perform \(target) \(action): \(performed)")
-        }
+        let action = #expect(throws: MediatorError.self) { try mediator.register(target: "Shell", actions: [Action("-h") { _, _ in nil }]) }
+        #expect(action?.code == .invalidName)
+        #expect(action?.description == #"Shell/-h: invalid action name "-h": a name must not begin with "-" (a command line would read it as an option)"#)
+        let target = #expect(throws: MediatorError.self) { try mediator.register(target: "--t", actions: [Action("go") { _, _ in nil }]) }
+        #expect(target?.code == .invalidName)
+        #expect(target?.description == #"--t: invalid target name "--t": a name must not begin with "-" (a command line would read it as an option)"#)
+        #expect(throws: MediatorError.self) { try mediator.call(url: "app://--t/go") }
     }
 }

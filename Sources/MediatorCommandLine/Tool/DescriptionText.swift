@@ -80,7 +80,7 @@ struct DescriptionText {
         var words = [program, "perform", shown(target.name), shown(action.name)]
         for parameter in action.parameters ?? [] {
             guard let placeholder = placeholder(for: parameter.type) else { continue }
-            let word = shown(parameter.name) + placeholder
+            let word = shown(ExampleCall.commandLineKey(parameter.name)) + placeholder
             words.append(parameter.isRequired ? word : "[\(word)]")
         }
         if action.parameters == nil || action.undeclaredParameters == .ignored { words.append("[key=value ...]") }

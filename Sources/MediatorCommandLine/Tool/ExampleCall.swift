@@ -13,6 +13,14 @@ struct ExampleCall {
         var values: [(name: String, value: any Sendable, isRequired: Bool)] = []
         var inProcessOnly: [String] = []
         for parameter in parameters {
+            // No command line or URL can send an in-process value; an optional one is left out
+            // (the action gets its default anyway), as is a default a terminal must not be shown
+            // raw (control, bidi or format characters): the example stays one runnable line.
+            if case .value = parameter.type.kind {
+                if parameter.isRequired { inProcessOnly.append(parameter.name) }
+                continue
+            }
+            if !parameter.isRequired, let value = parameter.defaultValue, !Self.isShowable(value) { continue }
             if let value = parameter.defaultValue ?? (parameter.isRequired ? Self.placeholder(for: parameter.type) : nil) {
                 values.append((parameter.name, value, parameter.isRequired))
             } else if parameter.isRequired {
@@ -84,16 +92,30 @@ struct ExampleCall {
         }
     }
 
+    /// Whether a value's text can be shown on a terminal as it is: no scalar that
+    /// ``Unicode/Scalar/isEscapedForTerminals`` (controls, newlines, bidi and format characters).
+    private static func isShowable(_ value: Any) -> Bool {
+        guard let texts = texts(value) else { return true }  // shown as JSON, which escapes them
+        return texts.allSatisfy { !$0.unicodeScalars.contains(where: \.isEscapedForTerminals) }
+    }
+
     // MARK: Spelling
+
+    /// A param name as a `key=value` argument spells it: `\` before `\`, `=` and `:`, and before
+    /// a leading `-` (else the word would read as an option: `\--level=text` is key `--level`).
+    static func commandLineKey(_ name: String) -> String {
+        var key = ""
+        for character in name {
+            if character == "\\" || character == "=" || character == ":" || (key.isEmpty && character == "-") { key.append("\\") }
+            key.append(character)
+        }
+        return key
+    }
 
     /// `name=text` arguments for text, numbers and booleans (one per element of an array of them),
     /// else one `name:=json` argument.
     private static func arguments(name: String, value: any Sendable) -> [String] {
-        var key = ""
-        for character in name {
-            if character == "\\" || character == "=" || character == ":" { key.append("\\") }
-            key.append(character)
-        }
+        let key = commandLineKey(name)
         if let texts = texts(value), !texts.isEmpty { return texts.map { key + "=" + $0 } }
         return [key + ":=" + JSONValue(result: value).serialized]
     }
