@@ -101,7 +101,8 @@ struct Help {
               example URL: app://Notes/list?token=text&limit=20
               example: \(name) perform Notes list token=text limit=20
             Examples send the required params and those with defaults: the default, else a
-            placeholder of the type ("text", the smallest allowed integer or 1, true).
+            placeholder of the type ("text", the smallest allowed integer or 1, true). In-process
+            values, and defaults holding control characters, are left out.
               --json    the registry description: {"format":"mediator-registry","version":1,
                         "targets":[...]}, params and results as JSON Schema (draft 2020-12);
                         printed as it is, not in an {"ok":...} object
