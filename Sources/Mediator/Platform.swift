@@ -145,3 +145,33 @@ package func sameBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPoi
     guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
     return memcmp(left, right, lhs.count) == 0
 }
+
+// MARK: - Clocks
+
+/// A monotonic time in nanoseconds, for the elapsed time of a call (`ContinuousClock` needs
+/// macOS 13 / iOS 16).
+@inline(__always)
+func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+}
+
+/// The wall-clock time in seconds since 1970-01-01 UTC, for the time a call started.
+func wallClockSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// `seconds` since 1970 as UTC calendar fields (for log lines without Foundation).
+func utcFields(_ seconds: Double) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
+    var whole = time_t(seconds.rounded(.down))
+    var fields = tm()
+    gmtime_r(&whole, &fields)
+    let millisecond = min(999, max(0, Int((seconds - seconds.rounded(.down)) * 1000)))
+    return (
+        Int(fields.tm_year) + 1900, Int(fields.tm_mon) + 1, Int(fields.tm_mday), Int(fields.tm_hour), Int(fields.tm_min), Int(fields.tm_sec),
+        millisecond
+    )
+}

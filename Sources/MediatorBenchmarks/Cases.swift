@@ -95,6 +95,16 @@ extension Mediator {
 @_optimize(none)
 func consume<T>(_ value: T) {}
 
+/// An interceptor that passes every call on unchanged (the cost of the chain itself).
+struct PassThrough: Interceptor {
+    func intercept(_ request: inout CallRequest) throws -> InterceptorDecision { .proceed }
+}
+
+/// An observer that does almost nothing with each record (the cost of observing itself).
+struct CountingObserver: CallObserver {
+    func callDidFinish(_ record: CallRecord) { consume(record.durationNanoseconds) }
+}
+
 /// One benchmark case: runs `iterations` operations and returns how many operations that was
 /// (a registration case counts one operation per whole registration).
 struct BenchCase {
@@ -171,6 +181,17 @@ func makeCases() async throws -> [BenchCase] {
     let hopped = await Task.detached { await mainActorMediator.perform(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true) }.value
     try expectAnswer(hopped, "mainActorHop")
 
+    // Interception, each in a mediator of its own like performCached's: one pass-through
+    // interceptor, and one observer.
+    let interceptedMediator = Mediator()
+    try interceptedMediator.register(Target_Bench.self) { _ in Target_Bench() }
+    interceptedMediator.addInterceptor(PassThrough())
+    let observedMediator = Mediator()
+    try observedMediator.register(Target_Bench.self) { _ in Target_Bench() }
+    observedMediator.addObserver(CountingObserver())
+    try expectAnswer(performSynchronously(interceptedMediator, target: "Bench", params: params), "interceptedCached")
+    try expectAnswer(performSynchronously(observedMediator, target: "Bench", params: params), "observedCached")
+
     var naive: [String: [String: NaiveAction]] = [:]
     naive["Bench", default: [:]]["echo"] = { params in
         service.echo(v: params["v"] as! Int, name: params["name"] as! String)
@@ -196,6 +217,13 @@ func makeCases() async throws -> [BenchCase] {
         },
         BenchCase(name: "performCached", iterations: 200_000) { count in
             for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        // performCached's call with one interceptor that passes every call on, and with one observer.
+        BenchCase(name: "interceptedCached", iterations: 200_000) { count in
+            for _ in 0..<count { consume(interceptedMediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        BenchCase(name: "observedCached", iterations: 200_000) { count in
+            for _ in 0..<count { consume(observedMediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
         },
         BenchCase(name: "performUncached", iterations: 100_000) { count in
             for _ in 0..<count { consume(uncached.perform(target: "Bench", action: "echo", params: params)) }

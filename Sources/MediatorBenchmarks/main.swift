@@ -123,6 +123,7 @@ let baselines: [String: String] = [
     "notFound": "naiveDictionary", "register5000x5": "naiveRegister5000x5", "parallelCached": "performCached",
     "missHugeName": "missTypo", "missAmong100000": "missTypo", "asyncPerformCached": "performCached", "asyncAction": "performCached",
     "mainActorHop": "performCached", "mainActorOnMain": "performCached", "validatedCached": "performCached", "typedKey": "performCached",
+    "interceptedCached": "performCached", "observedCached": "performCached",
 ]
 
 func printTable(_ results: [Measurement]) {

@@ -1,4 +1,5 @@
 import Accounts
+import Mediator
 import MediatorCommandLine
 import Notes
 

@@ -1,3 +1,4 @@
+import Mediator
 import Testing
 
 @testable import MediatorCommandLine

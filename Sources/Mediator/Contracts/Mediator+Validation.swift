@@ -65,7 +65,10 @@ extension Mediator {
         try await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, outside: true).value(self)
     }
 
-    private func check(target: String, action: String, params: Params, remote: Bool, outside: Bool) throws(MediatorError) {
+    private func check(target asked: String, action askedAction: String, params: Params, remote: Bool, outside: Bool) throws(MediatorError) {
+        // Where the redirect table sends the call (interceptors decide only when it is made).
+        let (target, action, moved) = try redirected(target: asked, action: askedAction)
+        if remote && moved, let refusal = redirectRefusal(target: target, action: action) { throw refusal }
         let found: RegisteredAction? = state.withReadLock { $0.slot(named: target)?.definition.action(named: action) }
         guard let found, let canonicalTarget = Names.canonical(target, as: .target) else {
             throw notAnsweredError(target: target, action: action)
@@ -75,6 +78,13 @@ extension Mediator {
     }
 
     // MARK: Internals
+
+    /// The names as asked, or where the redirect table sends them.
+    private func redirected(target: String, action: String) throws(MediatorError) -> (String, String, moved: Bool) {
+        guard state.withReadLock({ !$0.redirectTable.isEmpty }) else { return (target, action, false) }
+        let found = try destination(target: target, action: action)
+        return found.redirectedFrom.isEmpty ? (target, action, false) : (found.target, found.action, true)
+    }
 
     /// An action's arguments: a typed input passed as is to a keyed body of its type; otherwise
     /// params (the input encoded, if there is one) checked against the declared parameters, with

@@ -63,6 +63,9 @@ public struct ActionHandle: Sendable {
     ///   ``MediatorError/Code/asyncAction`` when the action (or the factory) must be awaited.
     @discardableResult
     public func call(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
+        if mediator.isIntercepting {
+            return try mediator.dispatch(target: target, action: action, params: params, shouldCacheTarget: cache).value(mediator)
+        }
         // The hot path (a synchronous action on a resolved instance) without an `Outcome`.
         if let direct {
             guard let saved = CallDepth.enter(limit: mediator.maximumCallDepth) else {
@@ -91,6 +94,9 @@ public struct ActionHandle: Sendable {
     ///   ``MediatorError/Code/cancelled``.
     @discardableResult
     public func call(_ params: Params = [:]) async throws(MediatorError) -> (any Sendable)? {
+        if mediator.isIntercepting {
+            return try await mediator.dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: cache).value(mediator)
+        }
         let outcome = outcome(params, awaiting: true)
         guard case .suspended = outcome else { return try outcome.value(mediator) }
         return try await outcome.finished(depth: CallDepth.current + 1).value(mediator)

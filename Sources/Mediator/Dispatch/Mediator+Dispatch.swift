@@ -31,10 +31,7 @@ extension Mediator {
         params: Params = [:],
         shouldCacheTarget: Bool = false
     ) -> (any Sendable)? {
-        if case .answered(let value) = dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) {
-            return value
-        }
-        return nil
+        dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget).answer(self)
     }
 
     /// Like ``perform(target:action:params:shouldCacheTarget:)-4btqc``, but throws the reason a call failed.
@@ -96,29 +93,33 @@ extension Mediator {
         case missingTarget
     }
 
-    /// Looks the names up under the read lock. A remote call to a local-only action resolves to
-    /// `.action`, for the caller to refuse.
+    /// Looks the names up in `registry` (under the read lock). A remote call to a local-only
+    /// action resolves to `.action`, for the caller to refuse.
     @inline(__always)
-    func resolve(target: String, action: String, remote: Bool) -> Resolution {
-        state.withReadLock { registry in
-            guard let slot = registry.slot(named: target) else { return .missingTarget }
-            if let found = slot.definition.action(named: action) {
-                if !(remote && found.isLocalOnly) {
-                    let instance: any TargetInstance
-                    if let cached = slot.cached {
-                        instance = cached
-                    } else if slot.definition.make == nil {
-                        instance = self
-                    } else {
-                        return .action(slot.resolved, found)
-                    }
-                    if let contract = found.contract { return .readyDeclared(found.run, instance, contract) }
-                    return .ready(found.run, instance)
+    func resolve(in registry: borrowing Registry, target: String, action: String, remote: Bool) -> Resolution {
+        guard let slot = registry.slot(named: target) else { return .missingTarget }
+        if let found = slot.definition.action(named: action) {
+            if !(remote && found.isLocalOnly) {
+                let instance: any TargetInstance
+                if let cached = slot.cached {
+                    instance = cached
+                } else if slot.definition.make == nil {
+                    instance = self
+                } else {
+                    return .action(slot.resolved, found)
                 }
-                return .action(slot.resolved, found)
+                if let contract = found.contract { return .readyDeclared(found.run, instance, contract) }
+                return .ready(found.run, instance)
             }
-            return .missingAction(slot.resolved, slot.definition.notFound)
+            return .action(slot.resolved, found)
         }
+        return .missingAction(slot.resolved, slot.definition.notFound)
+    }
+
+    /// Looks the names up under the read lock, with what intercepts calls (`nil` when nothing does).
+    @inline(__always)
+    func resolve(target: String, action: String, remote: Bool) -> (Resolution, Interception?) {
+        state.withReadLock { registry in (resolve(in: registry, target: target, action: action, remote: remote), registry.interception) }
     }
 
     /// Runs a call through resolution, the cache and the fallbacks, as far as it can go without
@@ -138,7 +139,7 @@ extension Mediator {
     ///     always does): undeclared params are refused by the default policy.
     func dispatch(
         target: String, action: String, params: Params, input: TypedInput? = nil, shouldCacheTarget: Bool, remote: Bool = false,
-        outside: Bool = false, counted: Bool = false, awaiting: Bool = false
+        outside: Bool = false, url: String? = nil, counted: Bool = false, awaiting: Bool = false
     ) -> Outcome {
         var saved = 0
         if !counted {
@@ -149,7 +150,24 @@ extension Mediator {
         }
         defer { if !counted { CallDepth.restore(saved) } }
 
-        switch resolve(target: target, action: action, remote: remote) {
+        let (resolution, interception) = resolve(target: target, action: action, remote: remote)
+        if let interception {
+            return interceptedDispatch(
+                interception, resolution, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote,
+                outside: outside, url: url, awaiting: awaiting)
+        }
+        return proceed(
+            resolution, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside,
+            awaiting: awaiting)
+    }
+
+    /// The plain pipeline from a resolution on: arguments, instance, action, fallbacks.
+    @inline(__always)
+    func proceed(
+        _ resolution: Resolution, target: String, action: String, params: Params, input: TypedInput?, shouldCacheTarget: Bool, remote: Bool, outside: Bool,
+        awaiting: Bool
+    ) -> Outcome {
+        switch resolution {
         case .ready(let run, let instance):
             if input == nil, case .sync(let body) = run {
                 do {
@@ -426,6 +444,19 @@ extension Mediator {
 }
 
 extension Outcome {
+    /// The value of an answered call, or `nil` (for the `nil`-returning entry points); a call
+    /// given up because it needed `await` is reported as such.
+    @inline(__always)
+    func answer(_ mediator: Mediator) -> (any Sendable)? {
+        switch self {
+        case .answered(let value): return value
+        case .suspended(let suspension):
+            if let abandoned = suspension.abandoned { abandoned(mediator.asyncActionError(suspension)) }
+            return nil
+        default: return nil
+        }
+    }
+
     /// The value of a finished call, or the error it failed with (for the throwing entry points).
     @inline(__always)
     func value(_ mediator: Mediator) throws(MediatorError) -> (any Sendable)? {
@@ -433,7 +464,10 @@ extension Outcome {
         case .answered(let value): return value
         case .failed(let error): throw error
         case .unanswered(let target, let action): throw mediator.notAnsweredError(target: target, action: action)
-        case .suspended(let suspension): throw mediator.asyncActionError(suspension)
+        case .suspended(let suspension):
+            let error = mediator.asyncActionError(suspension)
+            suspension.abandoned?(error)
+            throw error
         }
     }
 }

@@ -25,6 +25,9 @@ struct Suspension: Sendable {
     let action: String
     /// Runs the rest of the call, from the step that must await. Nothing of that step has run.
     let resume: @Sendable () async -> Outcome
+    /// Told the error when a synchronous caller gives the rest of the call up (it needed
+    /// `await`), so that an intercepted call still reports its end.
+    var abandoned: (@Sendable (MediatorError) -> Void)? = nil
 }
 
 /// What a synchronous caller would have to wait for.

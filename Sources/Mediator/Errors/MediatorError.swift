@@ -72,6 +72,18 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         /// with `CancellationError` (in ``MediatorError/underlying``), or the call was cancelled
         /// while it waited for another call's creation of a cached target.
         public static let cancelled = Code(rawValue: "cancelled")
+        /// An ``Interceptor`` rejected the call (threw); the reason names it, and its error is in
+        /// ``MediatorError/underlying``.
+        public static let rejected = Code(rawValue: "rejected")
+        /// Redirects led back to a call already on the way (`A/x -> B/x -> A/x`); the reason names
+        /// the chain. Also thrown when a redirect table with a cycle is set or loaded.
+        public static let redirectCycle = Code(rawValue: "redirectCycle")
+        /// A call was redirected more than ``RedirectTable/maximumHops`` times; the reason names the
+        /// chain.
+        public static let tooManyRedirects = Code(rawValue: "tooManyRedirects")
+        /// A redirect table (set in code or read from JSON) is malformed; the reason names the
+        /// entry.
+        public static let invalidRedirect = Code(rawValue: "invalidRedirect")
     }
 
     /// The kind of failure.
@@ -96,6 +108,10 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     public let reason: String
     /// The mediator refused a URL call before anything ran (open(_:completion:) does not call back).
     var isURLRefusal = false
+    /// The `Target/action` pairs the call was redirected from before it failed at ``target`` and
+    /// ``action``, oldest first (the redirect table, interceptors' redirects and a degradation);
+    /// empty when it failed where it was asked.
+    public internal(set) var redirectedFrom: [String] = []
 
     /// An error with a code, the names it concerns and a reason: for app code that fails a call
     /// itself, in a fallback, a `notFound` handler or a hand-written typed wrapper, the way the
@@ -175,6 +191,9 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
             let label = code == .targetNotFound ? "registered targets" : "available actions"
             let more = omittedNameCount > 0 ? ", and \(omittedNameCount) more" : ""
             text += " (\(label): \(availableNames.joined(separator: ", "))\(more))"
+        }
+        if !redirectedFrom.isEmpty {
+            text += " (redirected from \(redirectedFrom.map(Self.shortened).joined(separator: " -> ")))"
         }
         return text
     }

@@ -26,8 +26,7 @@ extension Mediator {
     ///   refused.
     @discardableResult
     public func open(_ url: String) -> (any Sendable)? {
-        if case .answered(let value) = dispatch(url: url) { return value }
-        return nil
+        dispatch(url: url).answer(self)
     }
 
     /// Like ``open(_:)-7epki``, but throws the reason a call failed.
@@ -157,7 +156,7 @@ extension Mediator {
         switch parse(url: url) {
         case .success(let request):
             return dispatch(
-                target: request.target, action: request.action, params: request.params, shouldCacheTarget: false, remote: true, counted: counted,
+                target: request.target, action: request.action, params: request.params, shouldCacheTarget: false, remote: true, url: url, counted: counted,
                 awaiting: awaiting)
         case .failure(let error):
             return .failed(error)

@@ -1,3 +1,5 @@
+import Mediator
+
 /// Writes the outcome of each request of one run in the chosen mode and computes exit statuses.
 struct Session {
     let tool: CommandLineTool

@@ -1,7 +1,6 @@
-import Mediator
-
-/// A JSON value. Hand-written (parser and serializer) so the command-line layer does not load
-/// Foundation, which costs more at process start than the rest of `mediate` put together.
+/// A JSON value. Hand-written (parser and serializer): the library never imports Foundation, and the
+/// command-line layer avoids it too (loading it costs more at process start than the rest of
+/// `mediate` put together). The library reads redirect tables with it; the command line, params.
 package enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)

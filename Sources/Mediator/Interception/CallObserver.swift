@@ -1,0 +1,77 @@
+/// Watches calls without being able to change them (logging, metrics): a cheaper kind than an
+/// ``Interceptor``, told once per call when it has finished.
+///
+/// ```swift
+/// struct Printer: CallObserver {
+///     func callDidFinish(_ record: CallRecord) { print(record) }
+/// }
+/// mediator.addObserver(Printer())
+/// ```
+///
+/// Observers are told in the order they were added, on the thread that finished the call, with no
+/// mediator lock held. Every call is reported, including those the URL rules refused, those an
+/// interceptor rejected or answered, and calls made with `perform` that needed `await`.
+public protocol CallObserver: Sendable {
+    /// Called once for every finished call.
+    func callDidFinish(_ record: CallRecord)
+}
+
+/// A finished call: what was asked, where it ended up, its outcome and how long it took.
+public struct CallRecord: Sendable, CustomStringConvertible {
+    /// The call as it was asked, before any interceptor changed it.
+    public let request: CallRequest
+    /// The target the call ended at (after redirects and degradation), canonical when valid.
+    public let target: String
+    /// The action the call ended at.
+    public let action: String
+    /// The `Target/action` pairs the call passed through before ``target``/``action``, oldest
+    /// first (the redirects and a degradation); empty when it went where it was asked.
+    public let redirectedFrom: [String]
+    /// The action's result, or the error the caller got.
+    public let result: Result<(any Sendable)?, MediatorError>
+    /// When the call started, in seconds since 1970-01-01 UTC.
+    public let startTime: Double
+    /// How long the call took, in nanoseconds (monotonic clock), interceptors included.
+    public let durationNanoseconds: UInt64
+
+    /// Whether the call answered (with a value or with nothing).
+    public var succeeded: Bool {
+        if case .success = result { return true }
+        return false
+    }
+
+    /// The error the call failed with, if it failed.
+    public var error: MediatorError? {
+        if case .failure(let error) = result { return error }
+        return nil
+    }
+
+    /// `Target/action` where the call ended.
+    public var name: String { "\(target)/\(action)" }
+
+    /// One line: `Notes/create ok 12µs` or `Notes/get failed 3µs: Notes/get: ...`, with the
+    /// redirects when there were any.
+    public var description: String {
+        var text = redirectedFrom.isEmpty ? name : (redirectedFrom + [name]).joined(separator: " -> ")
+        text += succeeded ? " ok " : " failed "
+        text += CallRecord.formatted(nanoseconds: durationNanoseconds)
+        if let error { text += ": \(error)" }
+        return text
+    }
+
+    /// A duration as a person reads it: `850ns`, `12.3µs`, `4.1ms`, `2.50s`.
+    static func formatted(nanoseconds: UInt64) -> String {
+        func oneDecimal(_ value: Double) -> String {
+            let tenths = Int((value * 10).rounded())
+            return "\(tenths / 10).\(tenths % 10)"
+        }
+        switch nanoseconds {
+        case ..<1_000: return "\(nanoseconds)ns"
+        case ..<1_000_000: return oneDecimal(Double(nanoseconds) / 1e3) + "µs"
+        case ..<1_000_000_000: return oneDecimal(Double(nanoseconds) / 1e6) + "ms"
+        default:
+            let hundredths = Int((Double(nanoseconds) / 1e7).rounded())
+            return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)s"
+        }
+    }
+}

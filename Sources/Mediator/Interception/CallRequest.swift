@@ -1,0 +1,79 @@
+/// Where a call came from: code in this process, a command line, or a URL.
+///
+/// Interceptors and observers read it to tell a remote call from a local one:
+///
+/// ```swift
+/// if request.origin.isRemote { request.params["source"] = "link" }
+/// ```
+public enum CallOrigin: Sendable, Equatable, CustomStringConvertible {
+    /// A call made by code in this process: `perform`, `call`, a handle, a typed key, a completion form.
+    case inProcess
+    /// A call read from a command line (`MediatorCommandLine`: `mediate perform`, a batch line).
+    case commandLine
+    /// A call made by URL (`open(_:)`, `call(url:)`); the URL as the caller gave it.
+    case url(String)
+
+    /// Whether URL rules apply to the call (local-only actions and allow-lists).
+    public var isRemote: Bool {
+        if case .url = self { return true }
+        return false
+    }
+
+    /// `in-process`, `command line` or `url`, as log lines show it.
+    public var description: String {
+        switch self {
+        case .inProcess: "in-process"
+        case .commandLine: "command line"
+        case .url: "url"
+        }
+    }
+}
+
+/// A call as interceptors see it: the names as asked and as resolved, the params, where it came
+/// from and how deeply it is nested.
+///
+/// An interceptor may change ``params`` before the call goes on:
+///
+/// ```swift
+/// func intercept(_ request: inout CallRequest) throws -> InterceptorDecision {
+///     request.params["token"] = session.token
+///     return .proceed
+/// }
+/// ```
+public struct CallRequest: Sendable {
+    /// The target's name as the caller wrote it (`Target_Notes` or `Notes`).
+    public let askedTarget: String
+    /// The action's name as the caller wrote it (`Action_create`, `Action_create:` or `create`).
+    public let askedAction: String
+    /// The target the call goes to: its canonical (short) name, after redirects. A name that is
+    /// not valid is kept as it was written (the call then fails with `targetNotFound`).
+    public internal(set) var target: String
+    /// The action the call goes to: its canonical (short) name, after redirects.
+    public internal(set) var action: String
+    /// The call's params. An interceptor may change them; the action's declared params are checked
+    /// after the interceptors, so a change is checked too. A typed key's input is shown here as
+    /// plain values.
+    public var params: Params
+    /// Where the call came from.
+    public let origin: CallOrigin
+    /// How deeply the call is nested: 1 for a call no other mediator call made, 2 for a call an
+    /// action (or an interceptor) made while running, and so on (see ``Mediator/maximumCallDepth``).
+    public let depth: Int
+    /// The `Target/action` pairs the call was redirected from, oldest first; empty when it was not
+    /// redirected.
+    public internal(set) var redirectedFrom: [String]
+
+    init(askedTarget: String, askedAction: String, target: String, action: String, params: Params, origin: CallOrigin, depth: Int) {
+        self.askedTarget = askedTarget
+        self.askedAction = askedAction
+        self.target = target
+        self.action = action
+        self.params = params
+        self.origin = origin
+        self.depth = depth
+        self.redirectedFrom = []
+    }
+
+    /// `Target/action`, as messages and logs show the call.
+    public var name: String { "\(target)/\(action)" }
+}

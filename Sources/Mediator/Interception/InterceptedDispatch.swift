@@ -1,0 +1,237 @@
+// MARK: - The pipeline with interceptors, observers and redirects
+
+extension Mediator {
+    /// Everything one intercepted call carries from stage to stage.
+    private struct InterceptedCall {
+        let interception: Interception
+        /// The call as asked (what observers see as `request`).
+        let asked: CallRequest
+        /// The call as it goes on: names after redirects, params as interceptors left them.
+        var request: CallRequest
+        /// A typed key's input that has no plain form (the call then goes on with it as it is).
+        var input: TypedInput?
+        let shouldCacheTarget: Bool
+        let remote: Bool
+        let outside: Bool
+        let awaiting: Bool
+        /// The pairs the call left, oldest first.
+        var route: [String] = []
+        /// The interceptors whose `intercept` ran, in order.
+        var ran: [Interception.Entry] = []
+        let start: UInt64
+        let startTime: Double
+        var degraded = false
+        /// Called with the record of the finished call (``traceCall``).
+        var report: (@Sendable (CallRecord) -> Void)?
+    }
+
+    /// A call when the registry has interceptors, observers or redirects (DESIGN's stages 2 to 6
+    /// around the plain pipeline): the redirect table, the URL rules at each destination, the
+    /// destination's interceptor chain, the plain pipeline (resolution, validation, instance, run,
+    /// fallbacks), then a degradation, and at the end the interceptors' and observers' reports.
+    /// The call is already counted in ``CallDepth``.
+    ///
+    /// - Parameter first: the resolution of the names as asked, made under the same lock that read
+    ///   `interception`; used when no redirect changes the names.
+    func interceptedDispatch(
+        _ interception: Interception, _ first: Resolution, target: String, action: String, params: Params, input: TypedInput?, shouldCacheTarget: Bool,
+        remote: Bool, outside: Bool, url: String?, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil
+    ) -> Outcome {
+        let origin: CallOrigin = remote ? .url(url ?? "") : outside ? .commandLine : .inProcess
+        var request = CallRequest(
+            askedTarget: target, askedAction: action, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), params: params,
+            origin: origin, depth: CallDepth.current)
+        var typedInput = input
+        if input != nil, case .success(let plain) = plainParams(params, input: input) {
+            // Interceptors see a typed key's input as plain values; the action decodes them.
+            request.params = plain
+            typedInput = nil
+        }
+        var call = InterceptedCall(
+            interception: interception, asked: request, request: request, input: typedInput, shouldCacheTarget: shouldCacheTarget, remote: remote,
+            outside: outside, awaiting: awaiting, start: monotonicNanoseconds(), startTime: wallClockSeconds(), report: report)
+        var outcome = route(&call, first: first)
+        if case .suspended = outcome {} else { outcome = degraded(&call, outcome, awaiting: awaiting) }
+        guard case .suspended(let suspension) = outcome else { return finish(call, outcome) }
+        // The rest of the call awaits: its end (a degradation, the reports) goes with it; a
+        // synchronous caller that gives up on it reports it as failed.
+        let finishing = call
+        return .suspended(
+            Suspension(
+                reason: suspension.reason, target: suspension.target, action: suspension.action,
+                resume: {
+                    var call = finishing
+                    var outcome = await suspension.resume()
+                    outcome = self.degraded(&call, outcome, awaiting: true)
+                    if case .suspended = outcome { outcome = await outcome.finished(depth: CallDepth.current) }
+                    return self.finish(call, outcome)
+                },
+                abandoned: { error in _ = self.finish(finishing, .failed(error)) }
+            ))
+    }
+
+    /// Redirects, URL rules, interceptors, then the plain pipeline, hop after hop.
+    private func route(_ call: inout InterceptedCall, first: Resolution) -> Outcome {
+        var resolution: Resolution? = first
+        while true {
+            let here = call.request
+            if let next = call.interception.redirects.destination(target: here.target, action: here.action) {
+                if let refusal = moved(&call, to: next.target, next.action) { return .failed(refusal) }
+                resolution = nil
+                continue
+            }
+            let resolved = resolution ?? state.withReadLock { resolve(in: $0, target: here.target, action: here.action, remote: call.remote) }
+            resolution = resolved
+            // The URL rules come first: a refused call never reaches an interceptor.
+            if call.remote, case .action(let target, let found) = resolved, found.isLocalOnly {
+                return .failed(localOnlyError(target: target.name, action: found.name))
+            }
+            var decision = InterceptorDecision.proceed
+            for entry in call.interception.chain(target: here.target, action: here.action) where !call.ran.contains(where: { $0.id == entry.id }) {
+                call.ran.append(entry)
+                do {
+                    decision = try entry.interceptor.intercept(&call.request)
+                } catch {
+                    return .failed(rejectedError(error, by: entry.interceptor, call.request))
+                }
+                // An interceptor may not rename the call by changing the request: only by a redirect.
+                call.request.target = here.target
+                call.request.action = here.action
+                guard case .proceed = decision else { break }
+            }
+            switch decision {
+            case .proceed:
+                return proceed(
+                    resolved, target: here.target, action: here.action, params: call.request.params, input: call.input,
+                    shouldCacheTarget: call.shouldCacheTarget, remote: call.remote, outside: call.outside, awaiting: call.awaiting)
+            case .answer(let value):
+                return .answered(value)
+            case .redirect(let target, let action):
+                if let refusal = moved(&call, to: Names.shown(target, as: .target), Names.shown(action, as: .action)) { return .failed(refusal) }
+                resolution = nil
+            }
+        }
+    }
+
+    /// Moves the call one hop, to `target`/`action`: the error when that makes a cycle or too
+    /// long a chain, or when a URL call may not go there (the destination meets the same URL rules
+    /// as the original; local-only actions are refused once resolved).
+    private func moved(_ call: inout InterceptedCall, to target: String, _ action: String) -> MediatorError? {
+        let from = call.request.name
+        if var problem = RedirectTable.hop(&call.route, from: from, to: "\(target)/\(action)") {
+            problem.target = call.request.target
+            problem.action = call.request.action
+            return problem
+        }
+        call.request.target = target
+        call.request.action = action
+        call.request.redirectedFrom = call.route
+        if call.remote { return redirectRefusal(target: target, action: action) }
+        return nil
+    }
+
+    /// The URL rules for a redirect's destination: the policy's target allow-list and the `native`
+    /// rule (the scheme was checked with the URL).
+    func redirectRefusal(target: String, action: String) -> MediatorError? {
+        let why: String
+        if let targets = urlPolicy.allowedTargets, !targets.contains(target) {
+            why = "target \"\(target)\" is not open to URL calls (allowed: \(targets.sorted().joined(separator: ", ")))"
+        } else if Names.isNative(action) {
+            why = "actions whose name begins with \"native\" cannot be called by URL"
+        } else {
+            return nil
+        }
+        var error = MediatorError(.forbidden, target: target, action: action, reason: "a URL call was redirected here and refused: \(why)")
+        error.isURLRefusal = true
+        return error
+    }
+
+    /// Where a failed call goes next, by the degradation table.
+    private enum Degradation {
+        case none
+        case refused(MediatorError)
+        case to(RedirectTable.Destination)
+    }
+
+    /// Whether a failed call degrades (once per call, and only for a missing target or action or
+    /// a failure in the target), moving the call to the fallback with the params it is given.
+    private func degradation(of call: inout InterceptedCall, _ outcome: Outcome) -> Degradation {
+        guard !call.degraded, let fallback = call.interception.redirects.fallback(of: call.request.target) else { return .none }
+        let reason: String
+        switch outcome {
+        case .failed(let error) where error.code == .targetNotFound || error.code == .actionNotFound || error.code == .actionFailed:
+            reason = error.description
+        case .unanswered(let target, let action):
+            reason = notAnsweredError(target: target, action: action).description
+        default:
+            return .none
+        }
+        call.degraded = true
+        let failed = call.request
+        if let refusal = moved(&call, to: fallback.target, fallback.action) { return .refused(refusal) }
+        call.request.params = ["target": failed.target, "action": failed.action, "params": failed.params, "reason": reason]
+        call.input = nil
+        return .to(fallback)
+    }
+
+    /// The plain pipeline at a degradation's fallback (its interceptors have had their turn: each
+    /// sees a call once).
+    private func dispatchFallback(_ call: InterceptedCall, to fallback: RedirectTable.Destination, awaiting: Bool) -> Outcome {
+        let resolved = state.withReadLock { resolve(in: $0, target: fallback.target, action: fallback.action, remote: call.remote) }
+        if call.remote, case .action(let target, let found) = resolved, found.isLocalOnly {
+            return .failed(localOnlyError(target: target.name, action: found.name))
+        }
+        return proceed(
+            resolved, target: fallback.target, action: fallback.action, params: call.request.params, input: nil, shouldCacheTarget: call.shouldCacheTarget,
+            remote: call.remote, outside: call.outside, awaiting: awaiting)
+    }
+
+    /// A failed call's outcome after its degradation, if any (synchronously, up to a suspension).
+    private func degraded(_ call: inout InterceptedCall, _ outcome: Outcome, awaiting: Bool) -> Outcome {
+        switch degradation(of: &call, outcome) {
+        case .none: return outcome
+        case .refused(let error): return .failed(error)
+        case .to(let fallback): return dispatchFallback(call, to: fallback, awaiting: awaiting)
+        }
+    }
+
+    /// The end of a call: its error told where the call ended, then the record to the interceptors
+    /// that ran (last first), the observers (in order) and `report`.
+    private func finish(_ call: InterceptedCall, _ outcome: Outcome) -> Outcome {
+        var outcome = outcome
+        let result: Result<(any Sendable)?, MediatorError>
+        switch outcome {
+        case .answered(let value):
+            result = .success(value)
+        case .failed(var error):
+            if !call.route.isEmpty && error.redirectedFrom.isEmpty {
+                error.redirectedFrom = call.route
+                outcome = .failed(error)
+            }
+            result = .failure(error)
+        case .unanswered(let target, let action):
+            var error = notAnsweredError(target: target, action: action)
+            error.redirectedFrom = call.route
+            if !call.route.isEmpty { outcome = .failed(error) }
+            result = .failure(error)
+        case .suspended(let suspension):
+            result = .failure(asyncActionError(suspension))
+        }
+        let interception = call.interception
+        guard !call.ran.isEmpty || !interception.observers.isEmpty || call.report != nil else { return outcome }
+        let record = CallRecord(
+            request: call.asked, target: call.request.target, action: call.request.action, redirectedFrom: call.route, result: result,
+            startTime: call.startTime, durationNanoseconds: monotonicNanoseconds() &- call.start)
+        for entry in call.ran.reversed() { entry.interceptor.callDidFinish(record) }
+        for (_, observer) in interception.observers { observer.callDidFinish(record) }
+        call.report?(record)
+        return outcome
+    }
+
+    /// The error a throwing interceptor's call fails with.
+    private func rejectedError(_ error: any Error, by interceptor: any Interceptor, _ request: CallRequest) -> MediatorError {
+        MediatorError(
+            .rejected, target: request.target, action: request.action, underlying: error,
+            reason: "rejected by interceptor \"\(oneLine(interceptor.name, limit: 100))\": \(oneLine(String(describing: error), limit: 500))")
+    }
+}

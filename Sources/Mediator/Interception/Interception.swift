@@ -1,0 +1,64 @@
+/// What the mediator does around calls, as one immutable value the registry holds: the chains of
+/// interceptors (built here once per change, never per call), the observers and the redirect
+/// table. The registry holds `nil` when there is none of them, so plain dispatch pays one check.
+final class Interception: Sendable {
+    /// An interceptor as added, with what orders it.
+    struct Entry: Sendable {
+        let interceptor: any Interceptor
+        let scope: InterceptorScope
+        let priority: Int
+        let id: UInt64
+    }
+
+    /// A target's chains: for each action some entry names, and for the target's other actions.
+    struct TargetChains: Sendable {
+        var byAction: [String: [Entry]]
+        var others: [Entry]
+    }
+
+    let entries: [Entry]
+    let observers: [(id: UInt64, observer: any CallObserver)]
+    let redirects: RedirectTable
+    /// The chain of every call when no entry is scoped, and of the targets no entry names.
+    let global: [Entry]
+    /// The chains of the targets some entry names (empty when every entry is global).
+    let scoped: [String: TargetChains]
+
+    /// Builds the chains: each is the entries in scope, by priority (higher first), then in the
+    /// order they were added.
+    init(entries: [Entry], observers: [(id: UInt64, observer: any CallObserver)], redirects: RedirectTable) {
+        let ordered = entries.sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.id < $1.id }
+        self.entries = ordered
+        self.observers = observers
+        self.redirects = redirects
+        global = ordered.filter { $0.scope.kind == .all }
+        var scoped: [String: TargetChains] = [:]
+        var named: [String: Set<String>] = [:]
+        for entry in ordered {
+            switch entry.scope.kind {
+            case .all: break
+            case .targets(let targets): for target in targets { named[target, default: []].formUnion([]) }
+            case .actions(let target, let actions): named[target, default: []].formUnion(actions)
+            }
+        }
+        for (target, actions) in named {
+            var chains = TargetChains(byAction: [:], others: ordered.filter { $0.scope.contains(target: target, action: "*") })
+            for action in actions {
+                chains.byAction[action] = ordered.filter { $0.scope.contains(target: target, action: action) }
+            }
+            scoped[target] = chains
+        }
+        self.scoped = scoped
+    }
+
+    /// The chain of a call to `target`/`action` (canonical names).
+    @inline(__always)
+    func chain(target: String, action: String) -> [Entry] {
+        if scoped.isEmpty { return global }
+        guard let chains = scoped[target] else { return global }
+        return chains.byAction[action] ?? chains.others
+    }
+
+    /// Whether calls need the intercepted path at all.
+    var isEmpty: Bool { entries.isEmpty && observers.isEmpty && redirects.isEmpty }
+}

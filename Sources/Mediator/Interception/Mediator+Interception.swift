@@ -1,0 +1,137 @@
+// MARK: - Interceptors, observers, redirects
+
+/// Identifies an interceptor or observer added to a mediator, to remove it.
+public struct InterceptionID: Sendable, Hashable {
+    let value: UInt64
+}
+
+extension Mediator {
+    /// Adds an interceptor around the calls in `scope`.
+    ///
+    /// ```swift
+    /// mediator.addInterceptor(TokenCheck(), scope: .target("Notes"), priority: 10)
+    /// ```
+    ///
+    /// Interceptors run by `priority` (higher first), then in the order they were added; a call
+    /// meets the global ones and those scoped to its target or its action, in that one order.
+    /// Each call's chain is built here, when interceptors change, not when the call is made.
+    ///
+    /// - Parameters:
+    ///   - interceptor: the interceptor.
+    ///   - scope: the calls it applies to (every call by default).
+    ///   - priority: its place in the chain; higher runs first (outermost). 0 by default.
+    /// - Returns: an ID for ``removeInterception(_:)``.
+    @discardableResult
+    public func addInterceptor(_ interceptor: any Interceptor, scope: InterceptorScope = .all, priority: Int = 0) -> InterceptionID {
+        changeInterception { registry in
+            registry.lastInterceptionID += 1
+            let id = registry.lastInterceptionID
+            registry.interceptorEntries.append(Interception.Entry(interceptor: interceptor, scope: scope, priority: priority, id: id))
+            return InterceptionID(value: id)
+        }
+    }
+
+    /// Adds an observer, told of every call when it has finished (see ``CallObserver``).
+    ///
+    /// ```swift
+    /// let statistics = CallStatistics()
+    /// mediator.addObserver(statistics)
+    /// ```
+    ///
+    /// - Parameter observer: the observer.
+    /// - Returns: an ID for ``removeInterception(_:)``.
+    @discardableResult
+    public func addObserver(_ observer: any CallObserver) -> InterceptionID {
+        changeInterception { registry in
+            registry.lastInterceptionID += 1
+            let id = registry.lastInterceptionID
+            registry.observerEntries.append((id, observer))
+            return InterceptionID(value: id)
+        }
+    }
+
+    /// Removes an interceptor or observer. Calls already past it are not affected.
+    ///
+    /// - Parameter id: what ``addInterceptor(_:scope:priority:)`` or ``addObserver(_:)`` returned.
+    /// - Returns: whether it was there.
+    @discardableResult
+    public func removeInterception(_ id: InterceptionID) -> Bool {
+        var removed: [Any] = []
+        let found = changeInterception { registry in
+            if let index = registry.interceptorEntries.firstIndex(where: { $0.id == id.value }) {
+                removed.append(registry.interceptorEntries.remove(at: index))
+                return true
+            }
+            if let index = registry.observerEntries.firstIndex(where: { $0.id == id.value }) {
+                removed.append(registry.observerEntries.remove(at: index))
+                return true
+            }
+            return false
+        }
+        // Released here, after the lock: a `deinit` is user code.
+        removed.removeAll()
+        return found
+    }
+
+    /// The redirect table calls follow (see ``RedirectTable``); empty by default.
+    public var redirects: RedirectTable {
+        state.withReadLock { $0.redirectTable }
+    }
+
+    /// Replaces the redirect table, at run time: calls that start after this follow the new one.
+    ///
+    /// ```swift
+    /// try mediator.setRedirects(RedirectTable(json: remoteConfiguration))
+    /// ```
+    ///
+    /// - Parameter table: the new table (``RedirectTable/init()`` to clear it).
+    public func setRedirects(_ table: RedirectTable) {
+        changeInterception { $0.redirectTable = table }
+    }
+
+    /// Where a call to `target`/`action` would be sent by the redirect table (not by interceptors,
+    /// which decide when the call is made): the destination's canonical names and the pairs on
+    /// the way. Runs nothing.
+    ///
+    /// ```swift
+    /// let route = try mediator.destination(target: "Legacy", action: "open")
+    /// // route.target == "Modern", route.redirectedFrom == ["Legacy/open"]
+    /// ```
+    ///
+    /// - Throws: ``MediatorError/Code/redirectCycle`` or ``MediatorError/Code/tooManyRedirects``.
+    public func destination(target: String, action: String) throws(MediatorError) -> (target: String, action: String, redirectedFrom: [String]) {
+        let table = redirects
+        var current = RedirectTable.Destination(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
+        var route: [String] = []
+        while let next = table.destination(target: current.target, action: current.action) {
+            if var problem = RedirectTable.hop(&route, from: current.name, to: next.name) {
+                problem.target = current.target
+                problem.action = current.action
+                throw problem
+            }
+            current = next
+        }
+        return (current.target, current.action, route)
+    }
+
+    /// Whether interceptors, observers or redirects apply to calls: a resolved handle then goes
+    /// through the pipeline by its names, as a call by name does.
+    var isIntercepting: Bool {
+        state.withReadLock { $0.interception != nil }
+    }
+
+    /// Applies a change to what `interception` is built from, rebuilds it, and releases the old
+    /// one after the lock.
+    @discardableResult
+    func changeInterception<Value>(_ change: (inout Registry) -> Value) -> Value {
+        var old: Interception?
+        let result: Value = state.withLock { registry in
+            let result = change(&registry)
+            old = registry.rebuildInterception()
+            return result
+        }
+        _ = old
+        old = nil
+        return result
+    }
+}

@@ -1,0 +1,78 @@
+// MARK: - Calls that tell where they ended up
+
+extension Mediator {
+    /// Makes a call as ``call(target:action:params:shouldCacheTarget:)-8qzr1`` does and returns its
+    /// record: the result or error, where the call ended up after redirects and a degradation, and
+    /// how long it took. Interceptors and observers see it as any other call.
+    ///
+    /// ```swift
+    /// let record = mediator.traceCall(target: "Legacy", action: "open")
+    /// print(record.name, record.redirectedFrom)   // Modern/open ["Legacy/open"]
+    /// let value = try record.result.get()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    /// - Returns: the call's record (a call that needs `await` fails with `asyncAction`, as with
+    ///   the synchronous `call`).
+    public func traceCall(target: String, action: String, params: Params = [:], shouldCacheTarget: Bool = false) -> CallRecord {
+        let box = ReadWriteLock<CallRecord?>(nil)
+        let outcome = tracedDispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, awaiting: false) { record in
+            box.withLock { $0 = record }
+        }
+        _ = outcome.answer(self)
+        return box.withLock { $0 } ?? CallRecord.unreported(target: target, action: action)
+    }
+
+    /// The async form of ``traceCall(target:action:params:shouldCacheTarget:)-5y0nb``: awaits the
+    /// call if need be.
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    /// - Returns: the call's record.
+    public func traceCall(target: String, action: String, params: Params = [:], shouldCacheTarget: Bool = false) async -> CallRecord {
+        let box = ReadWriteLock<CallRecord?>(nil)
+        let outcome = tracedDispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, awaiting: true) { record in
+            box.withLock { $0 = record }
+        }
+        if case .suspended = outcome { _ = await outcome.finished(depth: CallDepth.current + 1) }
+        return box.withLock { $0 } ?? CallRecord.unreported(target: target, action: action)
+    }
+
+    private func tracedDispatch(
+        target: String, action: String, params: Params, shouldCacheTarget: Bool, awaiting: Bool, report: @escaping @Sendable (CallRecord) -> Void
+    ) -> Outcome {
+        guard let saved = CallDepth.enter(limit: maximumCallDepth) else {
+            let error = callDepthExceededError(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
+            report(CallRecord.unreported(target: target, action: action, error: error))
+            return .failed(error)
+        }
+        defer { CallDepth.restore(saved) }
+        let (resolution, interception) = resolve(target: target, action: action, remote: false)
+        return interceptedDispatch(
+            interception ?? Self.noInterception, resolution, target: target, action: action, params: params, input: nil, shouldCacheTarget: shouldCacheTarget,
+            remote: false, outside: false, url: nil, awaiting: awaiting, report: report)
+    }
+
+    /// What a traced call goes through when nothing intercepts calls.
+    private static let noInterception = Interception(entries: [], observers: [], redirects: RedirectTable())
+}
+
+extension CallRecord {
+    /// The record of a call that failed before it could be reported (nested too deeply).
+    static func unreported(target: String, action: String, error: MediatorError? = nil) -> CallRecord {
+        let request = CallRequest(
+            askedTarget: target, askedAction: action, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), params: [:],
+            origin: .inProcess, depth: CallDepth.current)
+        return CallRecord(
+            request: request, target: request.target, action: request.action, redirectedFrom: [],
+            result: .failure(error ?? MediatorError(.asyncAction, target: request.target, action: request.action, reason: "the call was not reported")),
+            startTime: wallClockSeconds(), durationNanoseconds: 0)
+    }
+}
