@@ -14,13 +14,18 @@
 /// another thread.
 package final class ReadWriteLock<Value>: @unchecked Sendable {
     private let lock = SystemReadWriteLock()
-    private var value: Value
+    /// The value, out of line: a reader borrows it in place through the pointer, where reading a
+    /// stored property would copy the whole value (and retain everything it holds) on every call.
+    private let value: UnsafeMutablePointer<Value>
 
     package init(_ value: sending Value) {
-        self.value = value
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
     }
 
     deinit {
+        value.deinitialize(count: 1)
+        value.deallocate()
         lock.destroy()
     }
 
@@ -30,7 +35,7 @@ package final class ReadWriteLock<Value>: @unchecked Sendable {
     ) throws(Failure) -> sending Result {
         lock.lockExclusive()
         defer { lock.unlock() }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 
     /// Runs `body` with shared access to the value: other readers may run at the same time, so
@@ -40,6 +45,16 @@ package final class ReadWriteLock<Value>: @unchecked Sendable {
     ) throws(Failure) -> sending Result {
         lock.lockShared()
         defer { lock.unlock() }
-        return try body(value)
+        return try body(value.pointee)
+    }
+
+    /// Like ``withReadLock(_:)``, but `body` reads the value through a pointer valid only during
+    /// the call: for the dispatch path, where passing the value itself made the compiler copy it
+    /// (retaining everything it holds) on every call.
+    @inline(__always)
+    package func withReadLockInPlace<Result>(_ body: (UnsafePointer<Value>) -> Result) -> Result {
+        lock.lockShared()
+        defer { lock.unlock() }
+        return body(value)
     }
 }

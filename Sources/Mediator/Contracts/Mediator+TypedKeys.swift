@@ -24,7 +24,7 @@ extension Mediator {
         defer { CallDepth.restore(saved) }
         // The hot path: a ready instance and a synchronous body registered against a key of these
         // very types. Everything else goes through the pipeline with the input boxed.
-        if case (.readyDeclared(_, let instance, let contract), .none) = resolve(target: key.target, action: key.action, remote: false),
+        if case .readyDeclared(_, let instance, let contract) = resolve(target: key.target, action: key.action, remote: false),
             let direct = contract.keyed?.direct(Input.self, Output.self)
         {
             do {

@@ -81,7 +81,7 @@ extension Mediator {
 
     /// The names as asked, or where the redirect table sends them.
     private func redirected(target: String, action: String) throws(MediatorError) -> (String, String, moved: Bool) {
-        guard state.withReadLock({ !$0.redirectTable.isEmpty }) else { return (target, action, false) }
+        guard state.withReadLock({ $0.interception?.redirects.isEmpty == false }) else { return (target, action, false) }
         let found = try destination(target: target, action: action)
         return found.redirectedFrom.isEmpty ? (target, action, false) : (found.target, found.action, true)
     }

@@ -31,7 +31,14 @@ extension Mediator {
         params: Params = [:],
         shouldCacheTarget: Bool = false
     ) -> (any Sendable)? {
-        dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget).answer(self)
+        // A switch on the call itself moves the value out (binding from a stored outcome copied it).
+        switch dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) {
+        case .answered(let value): return value
+        case .suspended(let suspension):
+            suspension.abandon(self)
+            return nil
+        default: return nil
+        }
     }
 
     /// Like ``perform(target:action:params:shouldCacheTarget:)-4btqc``, but throws the reason a call failed.
@@ -91,13 +98,15 @@ extension Mediator {
         case action(ResolvedTarget, RegisteredAction)
         case missingAction(ResolvedTarget, NotFoundHandler?)
         case missingTarget
+        /// Interceptors, observers or redirects apply: the intercepted pipeline resolves the call
+        /// itself, after the redirect table.
+        case intercepted(Interception)
     }
 
-    /// Looks the names up in `registry` (under the read lock). A remote call to a local-only
-    /// action resolves to `.action`, for the caller to refuse.
+    /// The resolution of `action` in a target's slot (under the read lock).
     @inline(__always)
-    func resolve(in registry: borrowing Registry, target: String, action: String, remote: Bool) -> Resolution {
-        guard let slot = registry.slot(named: target) else { return .missingTarget }
+    private func resolve(in slot: TargetSlot, action: String, remote: Bool) -> Resolution {
+        // A remote call to a local-only action resolves to `.action`, for the caller to refuse.
         if let found = slot.definition.action(named: action) {
             if !(remote && found.isLocalOnly) {
                 let instance: any TargetInstance
@@ -116,10 +125,18 @@ extension Mediator {
         return .missingAction(slot.resolved, slot.definition.notFound)
     }
 
-    /// Looks the names up under the read lock, with what intercepts calls (`nil` when nothing does).
+    /// Looks the names up under the read lock; `.intercepted` when interceptors, observers or
+    /// redirects apply (unless `intercepting` is false: the intercepted pipeline's own lookups).
     @inline(__always)
-    func resolve(target: String, action: String, remote: Bool) -> (Resolution, Interception?) {
-        state.withReadLock { registry in (resolve(in: registry, target: target, action: action, remote: remote), registry.interception) }
+    func resolve(target: String, action: String, remote: Bool, intercepting: Bool = true) -> Resolution {
+        // The name is made canonical before the lock, and the registry's fields are read through
+        // the pointer one by one: a method call on the registry copied it, retaining all it holds.
+        let name = Names.canonical(target, as: .target)
+        return state.withReadLockInPlace { registry in
+            if intercepting, let interception = registry.pointee.interception { return .intercepted(interception) }
+            guard let name, let slot = registry.pointee.slots[name] else { return .missingTarget }
+            return resolve(in: slot, action: action, remote: remote)
+        }
     }
 
     /// Runs a call through resolution, the cache and the fallbacks, as far as it can go without
@@ -150,10 +167,11 @@ extension Mediator {
         }
         defer { if !counted { CallDepth.restore(saved) } }
 
-        let (resolution, interception) = resolve(target: target, action: action, remote: remote)
-        if let interception {
+        let resolution = resolve(target: target, action: action, remote: remote)
+        // Tested without binding, so the plain path does not copy the resolution.
+        if case .intercepted = resolution, case .intercepted(let interception) = resolution {
             return interceptedDispatch(
-                interception, resolution, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote,
+                interception, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote,
                 outside: outside, url: url, awaiting: awaiting)
         }
         return proceed(
@@ -202,6 +220,9 @@ extension Mediator {
 
         case .missingTarget:
             return missingTarget(target: target, action: action, params: params, input: input, remote: remote)
+
+        case .intercepted:
+            preconditionFailure("an intercepted call reached the plain pipeline")
         }
     }
 
@@ -444,19 +465,6 @@ extension Mediator {
 }
 
 extension Outcome {
-    /// The value of an answered call, or `nil` (for the `nil`-returning entry points); a call
-    /// given up because it needed `await` is reported as such.
-    @inline(__always)
-    func answer(_ mediator: Mediator) -> (any Sendable)? {
-        switch self {
-        case .answered(let value): return value
-        case .suspended(let suspension):
-            if let abandoned = suspension.abandoned { abandoned(mediator.asyncActionError(suspension)) }
-            return nil
-        default: return nil
-        }
-    }
-
     /// The value of a finished call, or the error it failed with (for the throwing entry points).
     @inline(__always)
     func value(_ mediator: Mediator) throws(MediatorError) -> (any Sendable)? {

@@ -28,6 +28,11 @@ struct Suspension: Sendable {
     /// Told the error when a synchronous caller gives the rest of the call up (it needed
     /// `await`), so that an intercepted call still reports its end.
     var abandoned: (@Sendable (MediatorError) -> Void)? = nil
+
+    /// Tells `abandoned`, if set, that a synchronous caller gave the rest of the call up.
+    func abandon(_ mediator: Mediator) {
+        if let abandoned { abandoned(mediator.asyncActionError(self)) }
+    }
 }
 
 /// What a synchronous caller would have to wait for.

@@ -30,11 +30,8 @@ extension Mediator {
     /// destination's interceptor chain, the plain pipeline (resolution, validation, instance, run,
     /// fallbacks), then a degradation, and at the end the interceptors' and observers' reports.
     /// The call is already counted in ``CallDepth``.
-    ///
-    /// - Parameter first: the resolution of the names as asked, made under the same lock that read
-    ///   `interception`; used when no redirect changes the names.
     func interceptedDispatch(
-        _ interception: Interception, _ first: Resolution, target: String, action: String, params: Params, input: TypedInput?, shouldCacheTarget: Bool,
+        _ interception: Interception, target: String, action: String, params: Params, input: TypedInput?, shouldCacheTarget: Bool,
         remote: Bool, outside: Bool, url: String?, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil
     ) -> Outcome {
         let origin: CallOrigin = remote ? .url(url ?? "") : outside ? .commandLine : .inProcess
@@ -50,7 +47,7 @@ extension Mediator {
         var call = InterceptedCall(
             interception: interception, asked: request, request: request, input: typedInput, shouldCacheTarget: shouldCacheTarget, remote: remote,
             outside: outside, awaiting: awaiting, start: monotonicNanoseconds(), startTime: wallClockSeconds(), report: report)
-        var outcome = route(&call, first: first)
+        var outcome = route(&call)
         if case .suspended = outcome {} else { outcome = degraded(&call, outcome, awaiting: awaiting) }
         guard case .suspended(let suspension) = outcome else { return finish(call, outcome) }
         // The rest of the call awaits: its end (a degradation, the reports) goes with it; a
@@ -71,8 +68,8 @@ extension Mediator {
     }
 
     /// Redirects, URL rules, interceptors, then the plain pipeline, hop after hop.
-    private func route(_ call: inout InterceptedCall, first: Resolution) -> Outcome {
-        var resolution: Resolution? = first
+    private func route(_ call: inout InterceptedCall) -> Outcome {
+        var resolution: Resolution?
         while true {
             let here = call.request
             if let next = call.interception.redirects.destination(target: here.target, action: here.action) {
@@ -80,7 +77,7 @@ extension Mediator {
                 resolution = nil
                 continue
             }
-            let resolved = resolution ?? state.withReadLock { resolve(in: $0, target: here.target, action: here.action, remote: call.remote) }
+            let resolved = resolution ?? resolve(target: here.target, action: here.action, remote: call.remote, intercepting: false)
             resolution = resolved
             // The URL rules come first: a refused call never reaches an interceptor.
             if call.remote, case .action(let target, let found) = resolved, found.isLocalOnly {
@@ -177,7 +174,7 @@ extension Mediator {
     /// The plain pipeline at a degradation's fallback (its interceptors have had their turn: each
     /// sees a call once).
     private func dispatchFallback(_ call: InterceptedCall, to fallback: RedirectTable.Destination, awaiting: Bool) -> Outcome {
-        let resolved = state.withReadLock { resolve(in: $0, target: fallback.target, action: fallback.action, remote: call.remote) }
+        let resolved = resolve(target: fallback.target, action: fallback.action, remote: call.remote, intercepting: false)
         if call.remote, case .action(let target, let found) = resolved, found.isLocalOnly {
             return .failed(localOnlyError(target: target.name, action: found.name))
         }

@@ -61,4 +61,19 @@ final class Interception: Sendable {
 
     /// Whether calls need the intercepted path at all.
     var isEmpty: Bool { entries.isEmpty && observers.isEmpty && redirects.isEmpty }
+
+    /// What a change starts from: the current interception's parts, or none.
+    struct Parts {
+        var entries: [Entry] = []
+        var observers: [(id: UInt64, observer: any CallObserver)] = []
+        var redirects = RedirectTable()
+    }
+
+    var parts: Parts { Parts(entries: entries, observers: observers, redirects: redirects) }
+
+    /// The interception built from `parts`, or `nil` when they hold nothing.
+    static func built(from parts: Parts) -> Interception? {
+        let built = Interception(entries: parts.entries, observers: parts.observers, redirects: parts.redirects)
+        return built.isEmpty ? nil : built
+    }
 }

@@ -23,10 +23,10 @@ extension Mediator {
     /// - Returns: an ID for ``removeInterception(_:)``.
     @discardableResult
     public func addInterceptor(_ interceptor: any Interceptor, scope: InterceptorScope = .all, priority: Int = 0) -> InterceptionID {
-        changeInterception { registry in
+        changeInterception { registry, parts in
             registry.lastInterceptionID += 1
             let id = registry.lastInterceptionID
-            registry.interceptorEntries.append(Interception.Entry(interceptor: interceptor, scope: scope, priority: priority, id: id))
+            parts.entries.append(Interception.Entry(interceptor: interceptor, scope: scope, priority: priority, id: id))
             return InterceptionID(value: id)
         }
     }
@@ -42,10 +42,10 @@ extension Mediator {
     /// - Returns: an ID for ``removeInterception(_:)``.
     @discardableResult
     public func addObserver(_ observer: any CallObserver) -> InterceptionID {
-        changeInterception { registry in
+        changeInterception { registry, parts in
             registry.lastInterceptionID += 1
             let id = registry.lastInterceptionID
-            registry.observerEntries.append((id, observer))
+            parts.observers.append((id, observer))
             return InterceptionID(value: id)
         }
     }
@@ -57,13 +57,13 @@ extension Mediator {
     @discardableResult
     public func removeInterception(_ id: InterceptionID) -> Bool {
         var removed: [Any] = []
-        let found = changeInterception { registry in
-            if let index = registry.interceptorEntries.firstIndex(where: { $0.id == id.value }) {
-                removed.append(registry.interceptorEntries.remove(at: index))
+        let found = changeInterception { _, parts in
+            if let index = parts.entries.firstIndex(where: { $0.id == id.value }) {
+                removed.append(parts.entries.remove(at: index))
                 return true
             }
-            if let index = registry.observerEntries.firstIndex(where: { $0.id == id.value }) {
-                removed.append(registry.observerEntries.remove(at: index))
+            if let index = parts.observers.firstIndex(where: { $0.id == id.value }) {
+                removed.append(parts.observers.remove(at: index))
                 return true
             }
             return false
@@ -75,7 +75,7 @@ extension Mediator {
 
     /// The redirect table calls follow (see ``RedirectTable``); empty by default.
     public var redirects: RedirectTable {
-        state.withReadLock { $0.redirectTable }
+        state.withReadLock { $0.interception?.redirects ?? RedirectTable() }
     }
 
     /// Replaces the redirect table, at run time: calls that start after this follow the new one.
@@ -86,7 +86,7 @@ extension Mediator {
     ///
     /// - Parameter table: the new table (``RedirectTable/init()`` to clear it).
     public func setRedirects(_ table: RedirectTable) {
-        changeInterception { $0.redirectTable = table }
+        changeInterception { _, parts in parts.redirects = table }
     }
 
     /// Where a call to `target`/`action` would be sent by the redirect table (not by interceptors,
@@ -123,11 +123,13 @@ extension Mediator {
     /// Applies a change to what `interception` is built from, rebuilds it, and releases the old
     /// one after the lock.
     @discardableResult
-    func changeInterception<Value>(_ change: (inout Registry) -> Value) -> Value {
+    func changeInterception<Value>(_ change: (inout Registry, inout Interception.Parts) -> Value) -> Value {
         var old: Interception?
         let result: Value = state.withLock { registry in
-            let result = change(&registry)
-            old = registry.rebuildInterception()
+            var parts = registry.interception?.parts ?? Interception.Parts()
+            let result = change(&registry, &parts)
+            old = registry.interception
+            registry.interception = Interception.built(from: parts)
             return result
         }
         _ = old

@@ -23,7 +23,7 @@ extension Mediator {
         let outcome = tracedDispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, awaiting: false) { record in
             box.withLock { $0 = record }
         }
-        _ = outcome.answer(self)
+        if case .suspended(let suspension) = outcome { suspension.abandon(self) }
         return box.withLock { $0 } ?? CallRecord.unreported(target: target, action: action)
     }
 
@@ -54,9 +54,9 @@ extension Mediator {
             return .failed(error)
         }
         defer { CallDepth.restore(saved) }
-        let (resolution, interception) = resolve(target: target, action: action, remote: false)
+        let interception = state.withReadLock { $0.interception }
         return interceptedDispatch(
-            interception ?? Self.noInterception, resolution, target: target, action: action, params: params, input: nil, shouldCacheTarget: shouldCacheTarget,
+            interception ?? Self.noInterception, target: target, action: action, params: params, input: nil, shouldCacheTarget: shouldCacheTarget,
             remote: false, outside: false, url: nil, awaiting: awaiting, report: report)
     }
 

@@ -6,22 +6,11 @@ struct Registry {
     var urlPolicy = URLPolicy()
     /// What modules declared they need (``Mediator/require(_:by:)``), for `verify`.
     var requirements: [(module: String, requirement: Requirement)] = []
-    /// Interceptors, observers and redirects as dispatch reads them; `nil` when there are none.
+    /// Interceptors, observers and redirects, as dispatch reads them; `nil` when there are none.
+    /// One reference, so that the registry stays cheap to copy.
     var interception: Interception?
-    /// What `interception` is built from.
-    var interceptorEntries: [Interception.Entry] = []
-    var observerEntries: [(id: UInt64, observer: any CallObserver)] = []
-    var redirectTable = RedirectTable()
+    /// The last ID given to an interceptor or observer (IDs are never reused).
     var lastInterceptionID: UInt64 = 0
-
-    /// Rebuilds `interception` after a change; returns the one it replaces, for the caller to
-    /// release after the lock (an interceptor's `deinit` is user code).
-    mutating func rebuildInterception() -> Interception? {
-        let old = interception
-        let built = Interception(entries: interceptorEntries, observers: observerEntries, redirects: redirectTable)
-        interception = built.isEmpty ? nil : built
-        return old
-    }
     /// The number of the last registration: each new slot gets the next one.
     private var lastRegistration: UInt64 = 0
 

@@ -26,7 +26,13 @@ extension Mediator {
     ///   refused.
     @discardableResult
     public func open(_ url: String) -> (any Sendable)? {
-        dispatch(url: url).answer(self)
+        switch dispatch(url: url) {
+        case .answered(let value): return value
+        case .suspended(let suspension):
+            suspension.abandon(self)
+            return nil
+        default: return nil
+        }
     }
 
     /// Like ``open(_:)-7epki``, but throws the reason a call failed.
