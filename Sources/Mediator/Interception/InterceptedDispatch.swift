@@ -4,8 +4,12 @@ extension Mediator {
     /// Everything one intercepted call carries from stage to stage.
     private struct InterceptedCall {
         let interception: Interception
-        /// The call as asked (what observers see as `request`).
-        let asked: CallRequest
+        /// The call as asked (what observers see as `request`), kept as its parts: the names as
+        /// resolved before any redirect and the params before any interceptor changed them (a
+        /// copy of the whole request per call cost more than building it again at the end).
+        let firstTarget: String
+        let firstAction: String
+        let askedParams: Params
         /// The call as it goes on: names after redirects, params as interceptors left them.
         var request: CallRequest
         /// A typed key's input that has no plain form (the call then goes on with it as it is).
@@ -16,13 +20,20 @@ extension Mediator {
         let awaiting: Bool
         /// The pairs the call left, oldest first.
         var route: [String] = []
-        /// The interceptors whose `intercept` ran, in order.
-        var ran: [Interception.Entry] = []
+        /// The interceptors whose `intercept` ran, in order: the first `ranCount` of `ranChain` (the
+        /// chain of the call's first stop, shared, not copied), then, after a redirect, `ranLater`.
+        var ranChain: [Interception.Entry] = []
+        var ranCount = 0
+        var ranLater: [Interception.Entry] = []
         let start: UInt64
-        let startTime: Double
         var degraded = false
         /// Called with the record of the finished call (``traceCall``).
         var report: (@Sendable (CallRecord) -> Void)?
+
+        /// Whether the interceptor with this ID has seen the call (each sees it once, redirects or not).
+        func hasRun(_ id: UInt64) -> Bool {
+            ranChain.prefix(ranCount).contains { $0.id == id } || ranLater.contains { $0.id == id }
+        }
     }
 
     /// A call when the registry has interceptors, observers or redirects (DESIGN's stages 2 to 6
@@ -45,10 +56,16 @@ extension Mediator {
             typedInput = nil
         }
         var call = InterceptedCall(
-            interception: interception, asked: request, request: request, input: typedInput, shouldCacheTarget: shouldCacheTarget, remote: remote,
-            outside: outside, awaiting: awaiting, start: monotonicNanoseconds(), startTime: wallClockSeconds(), report: report)
+            interception: interception, firstTarget: request.target, firstAction: request.action, askedParams: request.params, request: request,
+            input: typedInput, shouldCacheTarget: shouldCacheTarget, remote: remote,
+            outside: outside, awaiting: awaiting, start: monotonicNanoseconds(), report: report)
         var outcome = route(&call)
-        if case .suspended = outcome {} else { outcome = degraded(&call, outcome, awaiting: awaiting) }
+        if case .suspended = outcome {
+        } else if !interception.redirects.hasFallbacks {
+            return finish(call, outcome)
+        } else {
+            outcome = degraded(&call, outcome, awaiting: awaiting)
+        }
         guard case .suspended(let suspension) = outcome else { return finish(call, outcome) }
         // The rest of the call awaits: its end (a degradation, the reports) goes with it; a
         // synchronous caller that gives up on it reports it as failed.
@@ -69,43 +86,45 @@ extension Mediator {
 
     /// Redirects, URL rules, interceptors, then the plain pipeline, hop after hop.
     private func route(_ call: inout InterceptedCall) -> Outcome {
-        var resolution: Resolution?
         while true {
-            let here = call.request
-            if let next = call.interception.redirects.destination(target: here.target, action: here.action) {
+            // The names of this stop, copied alone (a copy of the whole request retains all it holds).
+            let target = call.request.target
+            let action = call.request.action
+            if let next = call.interception.redirects.destination(target: target, action: action) {
                 if let refusal = moved(&call, to: next.target, next.action) { return .failed(refusal) }
-                resolution = nil
                 continue
             }
-            let resolved = resolution ?? resolve(target: here.target, action: here.action, remote: call.remote, intercepting: false)
-            resolution = resolved
+            let resolved = resolve(target: target, action: action, remote: call.remote, intercepting: false)
             // The URL rules come first: a refused call never reaches an interceptor.
-            if call.remote, case .action(let target, let found) = resolved, found.isLocalOnly {
-                return .failed(localOnlyError(target: target.name, action: found.name))
+            if call.remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
+                return .failed(localOnlyError(target: resolvedTarget.name, action: found.name))
             }
+            let chain = call.interception.chain(target: target, action: action)
             var decision = InterceptorDecision.proceed
-            for entry in call.interception.chain(target: here.target, action: here.action) where !call.ran.contains(where: { $0.id == entry.id }) {
-                call.ran.append(entry)
+            let first = call.route.isEmpty
+            if first { call.ranChain = chain }
+            for index in chain.indices {
+                if !first && call.hasRun(chain[index].id) { continue }
+                if first { call.ranCount = index + 1 } else { call.ranLater.append(chain[index]) }
                 do {
-                    decision = try entry.interceptor.intercept(&call.request)
+                    decision = try chain[index].interceptor.intercept(&call.request)
                 } catch {
-                    return .failed(rejectedError(error, by: entry.interceptor, call.request))
+                    return .failed(rejectedError(error, by: chain[index].interceptor, call.request))
                 }
                 // An interceptor may not rename the call by changing the request: only by a redirect.
-                call.request.target = here.target
-                call.request.action = here.action
+                call.request.target = target
+                call.request.action = action
                 guard case .proceed = decision else { break }
             }
             switch decision {
             case .proceed:
                 return proceed(
-                    resolved, target: here.target, action: here.action, params: call.request.params, input: call.input,
-                    shouldCacheTarget: call.shouldCacheTarget, remote: call.remote, outside: call.outside, awaiting: call.awaiting)
+                    resolved, target: target, action: action, params: call.request.params, input: call.input, shouldCacheTarget: call.shouldCacheTarget,
+                    remote: call.remote, outside: call.outside, awaiting: call.awaiting)
             case .answer(let value):
                 return .answered(value)
-            case .redirect(let target, let action):
-                if let refusal = moved(&call, to: Names.shown(target, as: .target), Names.shown(action, as: .action)) { return .failed(refusal) }
-                resolution = nil
+            case .redirect(let newTarget, let newAction):
+                if let refusal = moved(&call, to: Names.shown(newTarget, as: .target), Names.shown(newAction, as: .action)) { return .failed(refusal) }
             }
         }
     }
@@ -215,12 +234,17 @@ extension Mediator {
             result = .failure(asyncActionError(suspension))
         }
         let interception = call.interception
-        guard !call.ran.isEmpty || !interception.observers.isEmpty || call.report != nil else { return outcome }
+        guard call.ranCount > 0 || !interception.observers.isEmpty || call.report != nil else { return outcome }
+        let elapsed = monotonicNanoseconds() &- call.start
+        let asked = CallRequest(
+            askedTarget: call.request.askedTarget, askedAction: call.request.askedAction, target: call.firstTarget, action: call.firstAction,
+            params: call.askedParams, origin: call.request.origin, depth: call.request.depth)
         let record = CallRecord(
-            request: call.asked, target: call.request.target, action: call.request.action, redirectedFrom: call.route, result: result,
-            startTime: call.startTime, durationNanoseconds: monotonicNanoseconds() &- call.start)
-        for entry in call.ran.reversed() { entry.interceptor.callDidFinish(record) }
-        for (_, observer) in interception.observers { observer.callDidFinish(record) }
+            request: asked, target: call.request.target, action: call.request.action, redirectedFrom: call.route, result: result,
+            startTime: wallClockSeconds() - Double(elapsed) / 1e9, durationNanoseconds: elapsed)
+        for index in call.ranLater.indices.reversed() { call.ranLater[index].interceptor.callDidFinish(record) }
+        for index in (0..<call.ranCount).reversed() { call.ranChain[index].interceptor.callDidFinish(record) }
+        for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
         call.report?(record)
         return outcome
     }

@@ -162,11 +162,14 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     @inline(__always)
     func destination(target: String, action: String) -> Destination? {
         if !actions.isEmpty, let found = actions[Destination(target: target, action: action)] { return found }
-        if let renamed = targets[target] { return Destination(target: renamed, action: action) }
+        if !targets.isEmpty, let renamed = targets[target] { return Destination(target: renamed, action: action) }
         return nil
     }
 
-    /// The fallback for the failing calls of `target`, or `nil`.
+    /// Whether any target degrades.
+    var hasFallbacks: Bool { !fallbacks.isEmpty }
+
+        /// The fallback for the failing calls of `target`, or `nil`.
     func fallback(of target: String) -> Destination? {
         fallbacks.isEmpty ? nil : fallbacks[target]
     }
