@@ -169,7 +169,7 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     /// Whether any target degrades.
     var hasFallbacks: Bool { !fallbacks.isEmpty }
 
-        /// The fallback for the failing calls of `target`, or `nil`.
+    /// The fallback for the failing calls of `target`, or `nil`.
     func fallback(of target: String) -> Destination? {
         fallbacks.isEmpty ? nil : fallbacks[target]
     }
