@@ -13,15 +13,15 @@ import Mediator
 ///     guard input.token == "good" else { throw InvalidToken() }
 ///     return AccountsUser(id: 1, username: "ada")
 /// }
-/// mediator.addStubs(stubs)
+/// stubs.install(in: mediator)
 ///
 /// let note = try mediator.call(.notesCreate, CreateNote(token: "good", title: "hi"))
 /// #expect(note.owner == "ada")
 /// ```
 ///
 /// A stub answers whether or not its target is registered (interceptors run for missing targets
-/// too), and in front of it when it is: the target's action does not run. ``Mediator/addStubs(_:)``
-/// puts the stubs last in the chain, so the app's own interceptors still see the call first.
+/// too), and in front of it when it is: the target's action does not run. ``install(in:)`` puts
+/// the stubs last in the chain, so the app's own interceptors still see the call first.
 ///
 /// A stub's closure that throws fails the call: the caller gets `MediatorError.Code.rejected`
 /// naming `MediatorStubs`, with the thrown error as `underlying`. In strict mode, a call nothing
@@ -76,7 +76,7 @@ public final class MediatorStubs: Interceptor {
     ///   - action: the action's name, short (`whoAmI`) or full (`Action_whoAmI`).
     ///   - value: what the call returns (`nil` for an action that returns nothing).
     public func stub(target: String, action: String, answer value: (any Sendable)?) {
-        install(.value(value), for: CallName(target: target, action: action))
+        put(.value(value), for: CallName(target: target, action: action))
     }
 
     /// Answers every call to `target`/`action` with a dictionary of plain values, as an action
@@ -91,7 +91,7 @@ public final class MediatorStubs: Interceptor {
     ///   - action: the action's name, short or full.
     ///   - values: what the call returns.
     public func stub(target: String, action: String, answer values: [String: any Sendable]) {
-        install(.value(values), for: CallName(target: target, action: action))
+        put(.value(values), for: CallName(target: target, action: action))
     }
 
     /// Answers every call to `target`/`action` with what `body` returns for the call's params.
@@ -114,7 +114,7 @@ public final class MediatorStubs: Interceptor {
     ///     returns the answer; what it throws fails the call (as `rejected`, the error as
     ///     `underlying`).
     public func stub(target: String, action: String, _ body: @escaping @Sendable (Params) throws -> (any Sendable)?) {
-        install(.closure(body), for: CallName(target: target, action: action))
+        put(.closure(body), for: CallName(target: target, action: action))
     }
 
     // MARK: - Stubs by typed key
@@ -159,7 +159,7 @@ public final class MediatorStubs: Interceptor {
     ///   - body: gets the decoded input and returns the output; what it throws fails the call (as
     ///     `rejected`, the error as `underlying`).
     public func stub<Input, Output>(_ key: ActionKey<Input, Output>, _ body: @escaping @Sendable (Input) throws -> Output) {
-        install(.closure(TypedStub.body(for: key, body)), for: CallName(target: key.target, action: key.action))
+        put(.closure(TypedStub.body(for: key, body)), for: CallName(target: key.target, action: key.action))
     }
 
     // MARK: - Removing stubs
@@ -195,14 +195,33 @@ public final class MediatorStubs: Interceptor {
         removeStub(target: key.target, action: key.action)
     }
 
+    // MARK: - Installing
+
+    /// Adds these stubs to `mediator`, last in every call's chain (the lowest priority), so the
+    /// app's own interceptors see each call before a stub answers it.
+    ///
+    /// ```swift
+    /// let stubs = MediatorStubs(strict: true, passingThrough: ["Notes"])
+    /// stubs.install(in: mediator)
+    /// ```
+    ///
+    /// The same as `mediator.addInterceptor(stubs, scope: .all, priority: .min)`. Stubs added,
+    /// replaced or removed later apply at once.
+    ///
+    /// - Parameter mediator: the mediator whose calls the stubs answer.
+    /// - Returns: the ID `Mediator.removeInterception(_:)` takes to remove them.
+    @discardableResult
+    public func install(in mediator: Mediator) -> InterceptionID {
+        mediator.addInterceptor(self, scope: .all, priority: .min)
+    }
+
     // MARK: - Interceptor
 
     /// Answers the call when a stub matches it; otherwise lets it go on, or in strict mode fails it
     /// with ``NotStubbed`` unless it passes through. The mediator calls it.
     ///
     /// - Parameter request: the call.
-    /// - Returns: ``InterceptorDecision/answer(_:)`` with the stub's answer, or
-    ///   ``InterceptorDecision/proceed``.
+    /// - Returns: `.answer(_:)` with the stub's answer, or `.proceed`.
     /// - Throws: what a stub's closure throws, or ``NotStubbed``.
     public func intercept(_ request: inout CallRequest) throws -> InterceptorDecision {
         let name = CallName(target: request.target, action: request.action)
@@ -218,7 +237,7 @@ public final class MediatorStubs: Interceptor {
     }
 
     /// Puts `stub` in place for `name`, releasing the one it replaces after the lock.
-    private func install(_ stub: Stub, for name: CallName) {
+    private func put(_ stub: Stub, for name: CallName) {
         let replaced = stubs.withLock { $0.updateValue(stub, forKey: name) }
         _ = replaced
     }
@@ -251,26 +270,5 @@ extension MediatorStubs {
     enum Stub: Sendable {
         case value((any Sendable)?)
         case closure(@Sendable (Params) throws -> (any Sendable)?)
-    }
-}
-
-// MARK: - Installing
-
-extension Mediator {
-    /// Adds `stubs` to this mediator, last in every call's chain (the lowest priority), so the
-    /// app's own interceptors see each call before a stub answers it.
-    ///
-    /// ```swift
-    /// let stubs = MediatorStubs(strict: true, passingThrough: ["Notes"])
-    /// mediator.addStubs(stubs)
-    /// ```
-    ///
-    /// Equivalent to `addInterceptor(stubs, scope: .all, priority: .min)`.
-    ///
-    /// - Parameter stubs: the stubs; later changes to them apply at once.
-    /// - Returns: an ID for `removeInterception(_:)`.
-    @discardableResult
-    public func addStubs(_ stubs: MediatorStubs) -> InterceptionID {
-        addInterceptor(stubs, scope: .all, priority: .min)
     }
 }

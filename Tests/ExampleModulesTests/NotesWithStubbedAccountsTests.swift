@@ -21,7 +21,7 @@ struct NotesBench {
         if checkingTokens { Target_Notes.addTokenCheck(to: mediator) }
         stubs.stub(.accountsWhoAmI, Self.user(for:))
         stubs.stub(.accountsVerifyToken, Self.user(for:))
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
         mediator.addObserver(recorder)
     }
 
@@ -219,7 +219,7 @@ struct NotesTokenCheckTests {
         try Target_Notes.register(in: mediator)
         let stubs = MediatorStubs(strict: true, passingThrough: ["Notes"])
         stubs.stub(.accountsWhoAmI, NotesBench.user(for:))
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
         let check = Target_Notes.addTokenCheck(to: mediator)
         #expect(mediator.removeInterception(check))
 

@@ -10,7 +10,7 @@ struct MediatorStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(target: "Accounts", action: "whoAmI", answer: ["id": 1, "username": "ada"])
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         let answer = try mediator.call(target: "Accounts", action: "whoAmI") as? [String: any Sendable]
         #expect(answer?["username"] as? String == "ada")
@@ -21,7 +21,7 @@ struct MediatorStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(target: "Target_Accounts", action: "Action_whoAmI:", answer: "full")
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(target: "Accounts", action: "whoAmI") as? String == "full")
         #expect(try mediator.call(target: "Target_Accounts", action: "Action_whoAmI") as? String == "full")
@@ -32,7 +32,7 @@ struct MediatorStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(target: "Math", action: "double") { params in try params.value("n", as: Int.self) * 2 }
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(target: "Math", action: "double", params: ["n": 21]) as? Int == 42)
         // Text from a URL is converted as an action's params are.
@@ -44,7 +44,7 @@ struct MediatorStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(target: "Log", action: "write", answer: nil)
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(target: "Log", action: "write") == nil)
     }
@@ -54,7 +54,7 @@ struct MediatorStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(target: "Accounts", action: "whoAmI") { _ in throw StubbedFailure(code: "invalidToken") }
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Accounts", action: "whoAmI") }
         #expect(error.code == .rejected)
@@ -76,7 +76,7 @@ struct MediatorStubsTests {
             ])
         let stubs = MediatorStubs()
         stubs.stub(target: "Accounts", action: "whoAmI", answer: "stub")
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(target: "Accounts", action: "whoAmI") as? String == "stub")
         #expect(ran.value == 0)
@@ -90,7 +90,7 @@ struct MediatorStubsTests {
         let stubs = MediatorStubs()
         stubs.stub(target: "Flag", action: "read", answer: 1)
         stubs.stub(target: "Target_Flag", action: "read") { _ in 2 }
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(target: "Flag", action: "read") as? Int == 2)
     }
@@ -101,7 +101,7 @@ struct MediatorStubsTests {
         let stubs = MediatorStubs()
         stubs.stub(target: "Flag", action: "read", answer: 1)
         stubs.stub(.greeterGreet, answer: Greeting(text: "hello", length: 5))
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(stubs.removeStub(target: "Target_Flag", action: "read"))
         #expect(!stubs.removeStub(target: "Flag", action: "read"))
@@ -111,12 +111,12 @@ struct MediatorStubsTests {
         #expect(throws: MediatorError.self) { try mediator.call(.greeterGreet, Greet(name: "Ada")) }
     }
 
-    @Test("Stubs added before and after addStubs both answer, and removeInterception takes them all away")
+    @Test("Stubs added before and after install(in:) both answer, and removeInterception takes them all away")
     func liveChanges() throws {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(target: "A", action: "x", answer: "before")
-        let id = mediator.addStubs(stubs)
+        let id = stubs.install(in: mediator)
         stubs.stub(target: "B", action: "y", answer: "after")
 
         #expect(try mediator.call(target: "A", action: "x") as? String == "before")
@@ -136,7 +136,7 @@ struct MediatorStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(target: "Feed", action: "load") { params in params["added"] }
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
         // Added after the stubs, at the default priority: still before them.
         mediator.addInterceptor(AddsGreeting())
 
@@ -148,7 +148,7 @@ struct MediatorStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(target: "Accounts", action: "whoAmI", answer: "ada")
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
 
@@ -166,7 +166,7 @@ struct MediatorStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(target: "Flag", action: "read", answer: 0)
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
         let wrong = Counter()
         onThreads(8) { index in
             for call in 0..<200 {
@@ -189,7 +189,7 @@ struct TypedStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(.greeterGreet, answer: Greeting(text: "hello", length: 5))
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(.greeterGreet, Greet(name: "Ada")) == Greeting(text: "hello", length: 5))
     }
@@ -202,7 +202,7 @@ struct TypedStubsTests {
             let text = "hello \(input.name)\(input.punctuation)"
             return Greeting(text: text, length: text.count)
         }
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(.greeterGreet, Greet(name: "Ada", punctuation: "?")).text == "hello Ada?")
     }
@@ -212,7 +212,7 @@ struct TypedStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(.greeterGreet) { input in Greeting(text: "hello \(input.name)\(input.punctuation)", length: 0) }
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         let plain = try mediator.call(target: "Greeter", action: "greet", params: ["name": "Ada"]) as? [String: any Sendable]
         #expect(plain?["text"] as? String == "hello Ada!")
@@ -225,7 +225,7 @@ struct TypedStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(.greeterGreet, answer: Greeting(text: "", length: 0))
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Greeter", action: "greet", params: ["name": 42]) }
         #expect(error.code == .rejected)
@@ -241,7 +241,7 @@ struct TypedStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(.greeterGreet) { _ in throw StubbedFailure(code: "offline") }
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(.greeterGreet, Greet(name: "Ada")) }
         #expect(error.code == .rejected)
@@ -253,7 +253,7 @@ struct TypedStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(.greeterGreet) { input in Greeting(text: input.name, length: input.name.count) }
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         let greeting = try await mediator.call(.greeterGreet, Greet(name: "Ada"))
         #expect(greeting == Greeting(text: "Ada", length: 3))
@@ -265,7 +265,7 @@ struct TypedStubsTests {
         let stubs = MediatorStubs()
         stubs.stub(.greeterGreet, answer: Greeting(text: "typed", length: 5))
         stubs.stub(target: "Greeter", action: "greet", answer: ["text": "by name", "length": 7])
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(.greeterGreet, Greet(name: "Ada")) == Greeting(text: "by name", length: 7))
     }
@@ -275,7 +275,7 @@ struct TypedStubsTests {
         let mediator = Mediator()
         let stubs = MediatorStubs()
         stubs.stub(ActionKey<Greet, Greeting>(target: "Bad Name", action: "greet"), answer: Greeting(text: "", length: 0))
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Bad Name", action: "greet", params: ["name": "x"]) }
         #expect(error.code == .rejected)

@@ -8,7 +8,7 @@ struct StrictStubsTests {
     func failsUnstubbedCalls() throws {
         let mediator = Mediator()
         let stubs = MediatorStubs(strict: true)
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Target_Accounts", action: "verifyToken") }
         #expect(error.code == .rejected)
@@ -25,7 +25,7 @@ struct StrictStubsTests {
     func registeredTargetsFailToo() throws {
         let mediator = Mediator()
         try registerEchoAndOuter(in: mediator)
-        mediator.addStubs(MediatorStubs(strict: true))
+        MediatorStubs(strict: true).install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Echo", action: "echo") }
         #expect(error.underlying is MediatorStubs.NotStubbed)
@@ -36,7 +36,7 @@ struct StrictStubsTests {
         let mediator = Mediator()
         try registerEchoAndOuter(in: mediator)
         let stubs = MediatorStubs(strict: true, passingThrough: ["Outer"])
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         // Outer/run calls Echo/echo, which is neither stubbed nor passed through.
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Outer", action: "run", params: ["word": "hi"]) }
@@ -51,7 +51,7 @@ struct StrictStubsTests {
         let mediator = Mediator()
         try registerEchoAndOuter(in: mediator)
         try mediator.register(target: "Echo2", actions: [Action("echo") { _, _ in "two" }, Action("other") { _, _ in "other" }])
-        mediator.addStubs(MediatorStubs(strict: true, passingThrough: ["Target_Echo2/Action_echo"]))
+        MediatorStubs(strict: true, passingThrough: ["Target_Echo2/Action_echo"]).install(in: mediator)
 
         #expect(try mediator.call(target: "Echo2", action: "echo") as? String == "two")
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Echo2", action: "other") }
@@ -64,7 +64,7 @@ struct StrictStubsTests {
         try registerEchoAndOuter(in: mediator)
         let stubs = MediatorStubs(strict: true, passingThrough: ["Echo"])
         stubs.stub(target: "Echo", action: "echo", answer: "stub")
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(target: "Echo", action: "echo") as? String == "stub")
     }
@@ -75,7 +75,7 @@ struct StrictStubsTests {
         try registerEchoAndOuter(in: mediator)
         let stubs = MediatorStubs()
         #expect(!stubs.isStrict)
-        mediator.addStubs(stubs)
+        stubs.install(in: mediator)
 
         #expect(try mediator.call(target: "Outer", action: "run", params: ["word": "hi"]) is [String: any Sendable])
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Missing", action: "go") }
@@ -85,7 +85,7 @@ struct StrictStubsTests {
     @Test("Strict mode fails an async call and a URL call alike")
     func everyEntryPoint() async throws {
         let mediator = Mediator()
-        mediator.addStubs(MediatorStubs(strict: true))
+        MediatorStubs(strict: true).install(in: mediator)
 
         await #expect(throws: MediatorError.self) { try await mediator.call(target: "Accounts", action: "verifyToken") }
         let error = try #require(throws: MediatorError.self) { try mediator.call(url: "app://Accounts/verifyToken?token=t") }
@@ -98,8 +98,8 @@ struct StrictStubsTests {
         let second = Mediator()
         let stubs = MediatorStubs(strict: true)
         stubs.stub(target: "A", action: "x", answer: 1)
-        first.addStubs(stubs)
-        second.addStubs(MediatorStubs(strict: true))
+        stubs.install(in: first)
+        MediatorStubs(strict: true).install(in: second)
 
         #expect(try first.call(target: "A", action: "x") as? Int == 1)
         #expect(throws: MediatorError.self) { try second.call(target: "A", action: "x") }
