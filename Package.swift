@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .library(name: "Mediator", targets: ["Mediator"]),
         .library(name: "MediatorCommandLine", targets: ["MediatorCommandLine"]),
+        .library(name: "MediatorTesting", targets: ["MediatorTesting"]),
         .executable(name: "mediate", targets: ["mediate"]),
         .executable(name: "mediator-demo", targets: ["MediatorDemo"]),
         .executable(name: "mediator-bench", targets: ["MediatorBenchmarks"]),
@@ -24,6 +25,8 @@ let package = Package(
         .target(name: "Mediator", path: "Sources/Mediator", swiftSettings: settings),
         // The reusable command-line layer: any program can expose its mediator like `mediate` does.
         .target(name: "MediatorCommandLine", dependencies: ["Mediator"], path: "Sources/MediatorCommandLine", swiftSettings: settings),
+        // Test one module without the others: a call recorder, stubs and a strict mode, on a private mediator.
+        .target(name: "MediatorTesting", dependencies: ["Mediator"], path: "Sources/MediatorTesting", swiftSettings: settings),
 
         // Example provider modules (each defines its Target_X), their typed extension modules, and a
         // support module of shared helpers (a lock that works from iOS 15). Rule (checked by
@@ -71,6 +74,12 @@ let package = Package(
         // Helpers shared by the test targets (seeded randomness, real threads, a shared counter).
         .target(name: "TestSupport", dependencies: ["Mediator"], path: "Tests/TestSupport", swiftSettings: settings),
         .testTarget(name: "MediatorTests", dependencies: ["Mediator", "TestSupport"], path: "Tests/MediatorTests", swiftSettings: settings),
+        .testTarget(
+            name: "MediatorTestingTests",
+            dependencies: ["Mediator", "MediatorTesting", "TestSupport"],
+            path: "Tests/MediatorTestingTests",
+            swiftSettings: settings
+        ),
         // End-to-end tests of the `mediate` binary (depending on it makes `swift test` build it).
         .testTarget(
             name: "MediateTests",
@@ -80,7 +89,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExampleModulesTests",
-            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "ExampleSupport", "TestSupport"],
+            dependencies: ["Mediator", "MediatorTesting", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "ExampleSupport", "TestSupport"],
             path: "Tests/ExampleModulesTests",
             swiftSettings: settings
         ),

@@ -19,9 +19,17 @@ public enum AccountsFailure: String, Sendable, CaseIterable {
 }
 
 extension MediatorError {
-    /// The `Accounts` target's reason for an `actionFailed` error, when it gave one.
+    /// The `Accounts` target's reason for an `actionFailed` error, when it gave one, or the reason
+    /// of an interceptor in front of it (a stub in a test, a risk check) that rejected the call
+    /// with a coded error (`rejected`, the error as `underlying`).
     public var accountsFailure: AccountsFailure? {
-        actionErrorCode.flatMap(AccountsFailure.init(rawValue:))
+        (actionErrorCode ?? rejectionCode).flatMap(AccountsFailure.init(rawValue:))
+    }
+
+    /// The code of the error an interceptor rejected the call with, when it has one.
+    var rejectionCode: String? {
+        guard code == .rejected else { return nil }
+        return (underlying as? any CodedError)?.code
     }
 }
 

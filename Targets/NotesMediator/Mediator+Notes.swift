@@ -25,9 +25,20 @@ public enum NotesFailure: String, Sendable, CaseIterable {
 }
 
 extension MediatorError {
-    /// The `Notes` target's reason for an `actionFailed` error, when it gave one.
+    /// The `Notes` target's reason for an `actionFailed` error, when it gave one, or its token
+    /// check's for a call the check rejected (`rejected`, with a coded error as `underlying`).
+    ///
+    /// ```swift
+    /// catch where error.notesFailure == .unauthorized { showLogIn() }
+    /// ```
     public var notesFailure: NotesFailure? {
-        actionErrorCode.flatMap(NotesFailure.init(rawValue:))
+        (actionErrorCode ?? rejectionCode).flatMap(NotesFailure.init(rawValue:))
+    }
+
+    /// The code of the error an interceptor rejected the call with, when it has one.
+    var rejectionCode: String? {
+        guard code == .rejected else { return nil }
+        return (underlying as? any CodedError)?.code
     }
 }
 
