@@ -162,13 +162,14 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         self.reason = reason
     }
 
-    /// The provider's own code for an ``Code/actionFailed`` error whose underlying error adopts
-    /// ``CodedError`` (looked up through nested mediator calls too); `nil` otherwise.
+    /// The provider's own code for an ``Code/actionFailed`` error (or an interceptor's
+    /// ``Code/rejected`` one) whose underlying error adopts ``CodedError`` (looked up through nested
+    /// mediator calls too); `nil` otherwise.
     ///
     /// This is how a caller in another module recognises a provider's failure without importing
     /// the provider's error type.
     public var actionErrorCode: String? {
-        guard code == .actionFailed, let underlying else { return nil }
+        guard code == .actionFailed || code == .rejected, let underlying else { return nil }
         if let coded = underlying as? any CodedError { return coded.code }
         return (underlying as? MediatorError)?.actionErrorCode
     }
