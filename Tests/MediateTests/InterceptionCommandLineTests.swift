@@ -3,6 +3,16 @@ import Mediator
 import MediatorCommandLine
 import Testing
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
 /// `--log`, `batch --stats` and `--redirects FILE` (issue 14, item 9), on the built binary, and
 /// what the tool's calls look like to observers.
 @Suite("mediate: --log, batch --stats, --redirects")
@@ -324,6 +334,36 @@ struct InterceptionCommandLineTests {
             origins.all == [
                 "Echo/echo in-process 2", "Echo/twice command line 1", "Echo/echo url 1", "Echo/echo command line 1", "Echo/echo url 1",
             ])
+    }
+
+    @Test("--log keeps at most 100,000 lines for one request and says how many more there were")
+    func logLimit() async throws {
+        let mediator = Mediator()
+        try mediator.register(
+            target: "Loop",
+            actions: [
+                Action("leaf") { _, _ in nil },
+                Action("run") { mediator, _ in
+                    for _ in 0..<100_002 { _ = try mediator.call(target: "Loop", action: "leaf") }
+                    return "done"
+                },
+            ])
+        let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
+        let run = await ToolRun.run(tool, ["--log", "perform", "Loop", "run"])
+        #expect(run.status == 0)
+        #expect(run.output == [#""done""#])
+        #expect(run.errors.count == 100_001)
+        #expect(run.errors.last == "tool: log: 3 more calls not logged (over 100000 in one request)")
+    }
+
+    @Test("A --redirects file that cannot be read is one line and exit 65", .enabled(if: geteuid() != 0, "root reads any file"))
+    func unreadableRedirectsFile() throws {
+        let directory = PlantedDirectory()
+        try directory.write("{}", to: "f", mode: 0o000)
+        let run = try Mediate.run(["--in-memory", "--redirects", directory.file("f"), "perform", "Echo", "echo"])
+        #expect(run.status == 65)
+        #expect(run.errorLines.count == 1)
+        #expect(run.error.hasSuffix(": cannot open it: Permission denied\n"), "\(run)")
     }
 
     @Test("What --log and --redirects change on the tool's mediator lasts for the run only")

@@ -22,10 +22,10 @@ import Mediator
 /// Output: a result is printed as JSON (keys sorted) on standard output; a failure prints nothing
 /// there and one line `NAME: error: ...` on standard error. With `--json`, standard output carries
 /// one object per request: `{"ok":true,"result":...}` or `{"ok":false,"error":{"code":...,"message":...}}`.
-/// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter (or a `--redirects` file that cannot
-/// be used), 69 target or action not found,
-/// 70 the action failed, 74 the environment failed (see `aroundRequest`) or a standard stream
-/// did, 77 forbidden, 130 interrupted (see above); `batch` exits 0 when every line succeeded, 1
+/// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter (or a `--redirects` file that
+/// cannot be used), 69 target or action not found, 70 the action failed, 74 the environment failed
+/// (see `aroundRequest`) or a standard stream did, 77 forbidden, 130 interrupted (see above);
+/// `batch` exits 0 when every line succeeded, 1
 /// otherwise, 74 when its input cannot be read or its output cannot be written; `verify` exits 0
 /// when `Mediator.verify()` finds nothing, 1 with one line per problem otherwise.
 ///
