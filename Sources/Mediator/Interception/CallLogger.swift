@@ -50,6 +50,8 @@ public struct CallLogger: CallObserver {
     }
 
     /// Writes the call's line.
+    ///
+    /// - Parameter record: the finished call.
     public func callDidFinish(_ record: CallRecord) {
         write(Self.line(for: record))
     }
@@ -60,6 +62,9 @@ public struct CallLogger: CallObserver {
     /// ```swift
     /// mediator.addObserver(CallLogger { line in print("[router] " + line) })
     /// ```
+    ///
+    /// - Parameter record: the finished call.
+    /// - Returns: its line, without a newline.
     public static func line(for record: CallRecord) -> String {
         var line = timestamp(record.startTime)
         line += " "

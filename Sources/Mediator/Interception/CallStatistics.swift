@@ -48,6 +48,8 @@ public final class CallStatistics: CallObserver {
     }
 
     /// Counts the call.
+    ///
+    /// - Parameter record: the finished call.
     public func callDidFinish(_ record: CallRecord) {
         count(name: record.name, succeeded: record.succeeded, nanoseconds: record.durationNanoseconds)
     }
