@@ -77,6 +77,13 @@ struct CallLoggerTests {
         #expect(line.contains(" depth=1 \"" + String(repeating: "a", count: 200) + "…\" ok "))
     }
 
+    @Test("Review: a duration that rounds up to the next unit is written in that unit (1.0ms, not 1000.0µs)")
+    func durationRoundingAtUnitBoundaries() {
+        #expect(CallRecord.formatted(nanoseconds: 999_949) == "999.9µs")
+        #expect(CallRecord.formatted(nanoseconds: 999_960) == "1.0ms")
+        #expect(CallRecord.formatted(nanoseconds: 999_960_000) == "1.00s")
+    }
+
     @Test("A failure's message is cut at 500 characters and kept on one line")
     func longMessage() throws {
         let error = MediatorError(.actionFailed, reason: String(repeating: "x\n", count: 1_000))
