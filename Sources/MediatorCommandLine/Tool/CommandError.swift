@@ -30,7 +30,8 @@ enum CommandError: Error {
     var exitStatus: Int32 {
         switch code {
         case "usage": 64
-        case "invalidURL", "invalidParameter": 65
+        // A redirect table that cannot be used (`--redirects FILE`) is bad input as well.
+        case "invalidURL", "invalidParameter", "invalidRedirect", "redirectCycle", "tooManyRedirects": 65
         case "targetNotFound", "actionNotFound": 69
         case "forbidden": 77
         case "environment": 74

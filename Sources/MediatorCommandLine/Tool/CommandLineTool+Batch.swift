@@ -1,13 +1,33 @@
 // `batch`: requests read from the input, one per line, answered in order.
 
+import Mediator
+
 extension CommandLineTool {
-    /// `batch [--json]`: one request per line of the input. A line that fails is reported and the
-    /// batch goes on; input that cannot be read, or output that cannot be written, ends it, and so
-    /// does the cancellation of the calling task (after the line under way is reported; 130).
+    /// `batch [--json] [--stats]`: one request per line of the input. A line that fails is
+    /// reported and the batch goes on; input that cannot be read, or output that cannot be
+    /// written, ends it, and so does the cancellation of the calling task (after the line under
+    /// way is reported; 130). With `--stats`, however it ends, the statistics of the calls it
+    /// made (nested calls included) are the last line on standard error: one JSON object, as
+    /// ``CallStatistics/Snapshot/json`` writes it.
     func batch(_ arguments: [String], session: inout Session, input: BatchInput) async -> Int32 {
-        if let other = arguments.first {
-            return session.fail(CommandError.usage("unknown argument \(quoted(other)) for batch"))
+        var statistics: CallStatistics?
+        for argument in arguments {
+            guard argument == "--stats" else { return session.fail(CommandError.usage("unknown argument \(quoted(argument)) for batch")) }
+            statistics = statistics ?? CallStatistics()
         }
+        let observer = statistics.map { mediator.addObserver($0) }
+        let status = await batchLines(session: &session, input: input)
+        if let observer { mediator.removeInterception(observer) }
+        if let statistics {
+            session.linePrefix = ""
+            session.flushLog()
+            try? session.write(.error, statistics.snapshot.json)
+        }
+        return status
+    }
+
+    /// The lines of a batch, read and answered in order; the batch's exit status.
+    private func batchLines(session: inout Session, input: BatchInput) async -> Int32 {
         var reader = LineReader(input: input)
         var allSucceeded = true
         while true {

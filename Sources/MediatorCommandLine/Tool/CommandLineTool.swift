@@ -22,11 +22,18 @@ import Mediator
 /// Output: a result is printed as JSON (keys sorted) on standard output; a failure prints nothing
 /// there and one line `NAME: error: ...` on standard error. With `--json`, standard output carries
 /// one object per request: `{"ok":true,"result":...}` or `{"ok":false,"error":{"code":...,"message":...}}`.
-/// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter, 69 target or action not found,
-/// 70 the action failed, 74 the environment failed (see `aroundRequest`) or a standard stream
-/// did, 77 forbidden, 130 interrupted (see above); `batch` exits 0 when every line succeeded, 1
+/// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter (or a `--redirects` file that
+/// cannot be used), 69 target or action not found, 70 the action failed, 74 the environment failed
+/// (see `aroundRequest`) or a standard stream did, 77 forbidden, 130 interrupted (see above);
+/// `batch` exits 0 when every line succeeded, 1
 /// otherwise, 74 when its input cannot be read or its output cannot be written; `verify` exits 0
 /// when `Mediator.verify()` finds nothing, 1 with one line per problem otherwise.
+///
+/// Options for any command, anywhere on the line: `--json` (above), `--log` (one line per call on
+/// standard error, written by a `CallLogger`), `--redirects FILE` (a JSON redirect table
+/// the run's calls follow); and `batch --stats` (a `CallStatistics` snapshot as JSON,
+/// the last line on standard error). They last for the run: the tool takes its observers off and
+/// puts the mediator's previous redirect table back when `run` returns.
 ///
 /// `describe [<Target> [<action>]]` prints what actions declare (a usage line, the params, the
 /// result, an example URL and command line), and `perform <Target> <action> --help` the same for
@@ -135,9 +142,15 @@ public struct CommandLineTool: Sendable {
         input: BatchInput = .standardInput(),
         write: @escaping Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
     ) async -> Int32 {
-        // --json is global: accepted anywhere, before or after the command.
+        // --json, --log and --redirects are global: accepted anywhere, before or after the command.
         var session = Session(tool: self, json: arguments.contains("--json"), write: write)
-        let arguments = arguments.filter { $0 != "--json" }
+        var arguments = arguments.filter { $0 != "--json" }
+        let options: GlobalOptions
+        do {
+            options = try GlobalOptions(extractingFrom: &arguments)
+        } catch {
+            return session.fail(error)
+        }
         guard let command = arguments.first else {
             return session.fail(CommandError.usage("no command given; try \"\(name) --help\""))
         }
@@ -156,20 +169,34 @@ public struct CommandLineTool: Sendable {
                 }
                 return session.show(help.command(command)!, what: "the help")
             }
-            switch command {
-            case "perform": return await session.request { () async throws(CommandError) in try await perform(rest) }
-            case "open": return await session.request { () async throws(CommandError) in try await open(rest) }
-            case "list": return session.respond { () throws(CommandError) in try list(rest) }
-            case "describe":
-                let json = session.json
-                return session.respondText({ () throws(CommandError) in try describe(rest, json: json) })
-            case "verify": return verify(rest, session: &session)
-            default: return await batch(rest, session: &session, input: input)
+            let applied: AppliedOptions
+            do {
+                applied = try apply(options, to: &session)
+            } catch {
+                return session.fail(error)
             }
+            defer { applied.undo() }
+            let status = await run(command, rest, session: &session, input: input)
+            session.flushLog()
+            return status
         default:
             let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "describe", "verify", "batch", "help"])
             return session.fail(
                 CommandError.usage("unknown command \(quoted(command))" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "") + "; try \"\(name) --help\""))
+        }
+    }
+
+    /// Runs one command (`perform`, `open`, `list`, `describe`, `verify` or `batch`).
+    private func run(_ command: String, _ rest: [String], session: inout Session, input: BatchInput) async -> Int32 {
+        switch command {
+        case "perform": return await session.request { () async throws(CommandError) in try await perform(rest) }
+        case "open": return await session.request { () async throws(CommandError) in try await open(rest) }
+        case "list": return session.respond { () throws(CommandError) in try list(rest) }
+        case "describe":
+            let json = session.json
+            return session.respondText({ () throws(CommandError) in try describe(rest, json: json) })
+        case "verify": return verify(rest, session: &session)
+        default: return await batch(rest, session: &session, input: input)
         }
     }
 

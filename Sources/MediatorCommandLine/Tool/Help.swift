@@ -15,7 +15,7 @@ struct Help {
               \(name) describe [<Target> [<action>]] [--json | --swift]
               \(name) perform <Target> <action> --help     that action's description
               \(name) verify [--json]         checks the registry: what modules require, what actions declare
-              \(name) batch [--json]          requests from standard input, one per line
+              \(name) batch [--json] [--stats]   requests from standard input, one per line
               \(name) help [<command>] | <command> --help | --version
 
             PARAMETERS:
@@ -31,13 +31,15 @@ struct Help {
                 {"ok":true,"result":...}
                 {"ok":false,"error":{"code":"...","message":"...","target":"...","action":"..."}}
               codes: usage, invalidURL, invalidParameter, targetNotFound, actionNotFound, forbidden,
-              actionFailed, environment, cancelled, contractProblems (verify)
+              actionFailed, environment, cancelled, contractProblems (verify), invalidRedirect,
+              redirectCycle, tooManyRedirects (--redirects)
               describe --json prints the registry description itself (JSON Schema for params), not
               an {"ok":...} object; its failures are {"ok":false,...} objects as above.
 
             EXIT STATUS:
-              0 success   64 usage error   65 invalid URL or parameter   69 target or action not found
-              70 the action failed   77 forbidden   130 interrupted (a request under way was cancelled)
+              0 success   64 usage error   65 invalid URL or parameter, or a --redirects file that cannot be used
+              69 target or action not found   70 the action failed   77 forbidden
+              130 interrupted (a request under way was cancelled)
               74 environment failure: the data directory, standard input (batch), or standard output
                  cannot be used (a full disk; a closed pipe when SIGPIPE is ignored; at its default,
                  SIGPIPE ends the process, as for any filter)
@@ -45,10 +47,34 @@ struct Help {
               batch stops there), 130 when interrupted (the lines answered before stand)
               verify: 0 when it finds no problem (and prints nothing), 1 when it finds any
             """
+        text += "\n\n" + options
         if !extraOptions.isEmpty {
-            text += "\n\nOPTIONS (any command):\n" + extraOptions.map { "  " + $0 }.joined(separator: "\n")
+            text += "\n" + extraOptions.map { "  " + $0 }.joined(separator: "\n")
         }
         return text
+    }
+
+    /// The options ``CommandLineTool`` itself reads, wherever they are on the line.
+    private var options: String {
+        """
+        OPTIONS (any command):
+          --json             the {"ok":...} objects above
+          --log              one line per call on standard error, nested calls included (an
+                             action's calls to other actions, each a line, before the line of the
+                             call that made it), written when each request ends, e.g.:
+            \(name): log: 2025-03-01T09:30:12.047Z command-line depth=1 Notes/create ok 1.3ms
+                             fields: start (UTC), origin (command-line, in-process, url=URL),
+                             depth, Target/action (each redirect first, "Old/x -> New/x"),
+                             ok or failed, duration, and for a failure its code and message;
+                             in batch, "line N: " comes before the start time
+          --redirects FILE   calls follow the redirect table in FILE, a JSON object:
+                             {"redirects": {"Old/action": "New/action", "OldTarget": "NewTarget"},
+                              "degradations": {"Target": "Fallback/action"}} (both optional)
+                             FILE must be a regular file (a link is followed) of at most 8 MiB.
+                             One that cannot be read, or is not such a table (not JSON, an
+                             invalid name, a cycle, a chain of more than 8 redirects), stops the
+                             command before anything runs: one line naming the problem, exit 65
+        """
     }
 
     func command(_ command: String) -> String? {
@@ -125,7 +151,7 @@ struct Help {
             """
         case "batch":
             """
-            USAGE: \(name) batch [--json]
+            USAGE: \(name) batch [--json] [--stats]
 
             Reads requests from standard input until its end, one per line, and answers each in order:
               a URL, alone on its line         like: \(name) open <url>
@@ -139,6 +165,13 @@ struct Help {
             and the batch goes on.
             Exit status: 0 when every line succeeded, 1 otherwise; 74 when standard input cannot be
             read or standard output cannot be written (the batch stops there).
+              --stats   at the end (however the batch ends), one JSON object on standard error, its
+                        last line: the calls the batch made, nested calls included, per action:
+                        {"actions":{"Notes/create":{"calls":2,"failures":0,"latencyNanoseconds":
+                        {"max":..,"mean":..,"min":..,"p50":..,"p90":..,"p99":..}},...},
+                        "calls":..,"failures":..}
+                        (percentiles within 1/16 above the exact value; "otherActions" counts the
+                        calls past 1000 actions together)
             """
         default: nil
         }

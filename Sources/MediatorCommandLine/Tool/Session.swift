@@ -5,8 +5,10 @@ struct Session {
     let tool: CommandLineTool
     let json: Bool
     let write: CommandLineTool.Writer
-    /// Put before error messages (`line 3: ` in batch).
+    /// Put before error messages and log lines (`line 3: ` in batch).
     var linePrefix = ""
+    /// `--log`: the lines of finished calls, written by ``flushLog()``.
+    var log: CallLog?
     /// Whether standard output refused a line. Nothing more can be delivered, so the run ends
     /// (a batch stops at that line).
     private(set) var outputFailed = false
@@ -31,6 +33,8 @@ struct Session {
         } catch {
             outcome = .failure(.environment(String(describing: error)))
         }
+        // The request's calls, before its result.
+        flushLog()
         if Task.isCancelled {
             switch outcome {
             // The call itself ended cancelled: its own message names the target and action.
@@ -112,6 +116,17 @@ struct Session {
     /// said; the exit status still tells.
     private func report(_ error: CommandError) {
         writeError(error.message)
+    }
+
+    /// Writes the log's lines on standard error, `NAME: log: ` and the line (after the line
+    /// prefix, in a batch), and a line saying how many were dropped, if any.
+    func flushLog() {
+        guard let log else { return }
+        let (lines, dropped) = log.drain()
+        for line in lines { try? write(.error, "\(tool.name): log: \(linePrefix)\(line)") }
+        if dropped > 0 {
+            try? write(.error, "\(tool.name): log: \(linePrefix)\(dropped) more calls not logged (over \(CallLog.limit) in one request)")
+        }
     }
 
     /// One line `NAME: error: ...` on standard error; `message` is already one line.
