@@ -35,10 +35,15 @@ public protocol Interceptor: Sendable {
     /// answer the call, redirect it, or throw to reject it. A thrown error reaches the caller as
     /// ``MediatorError/Code/rejected``, naming this interceptor, with the error in
     /// ``MediatorError/underlying``.
+    ///
+    /// - Parameter request: the call; its params may be changed.
+    /// - Returns: what to do with the call.
     func intercept(_ request: inout CallRequest) throws -> InterceptorDecision
 
     /// Runs after every call ``intercept(_:)`` passed on or answered: the outcome, where the call
     /// ended up and how long it took. By default it does nothing.
+    ///
+    /// - Parameter record: the finished call.
     func callDidFinish(_ record: CallRecord)
 }
 
@@ -47,6 +52,8 @@ extension Interceptor {
     public var name: String { String(describing: Self.self) }
 
     /// Does nothing.
+    ///
+    /// - Parameter record: the finished call (unused).
     public func callDidFinish(_ record: CallRecord) {}
 }
 

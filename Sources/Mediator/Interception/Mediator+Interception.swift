@@ -98,6 +98,10 @@ extension Mediator {
     /// // route.target == "Modern", route.redirectedFrom == ["Legacy/open"]
     /// ```
     ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    /// - Returns: where the call would go, and the pairs on the way (empty when it stays).
     /// - Throws: ``MediatorError/Code/redirectCycle`` or ``MediatorError/Code/tooManyRedirects``.
     public func destination(target: String, action: String) throws(MediatorError) -> (target: String, action: String, redirectedFrom: [String]) {
         let table = redirects

@@ -27,7 +27,7 @@ extension Mediator {
         return box.withLock { $0 } ?? CallRecord.unreported(target: target, action: action)
     }
 
-    /// The async form of ``traceCall(target:action:params:shouldCacheTarget:)-5y0nb``: awaits the
+    /// The async form of ``traceCall(target:action:params:shouldCacheTarget:)-21710``: awaits the
     /// call if need be.
     ///
     /// - Parameters:
