@@ -267,6 +267,26 @@ struct InterceptionEntryPointTests {
             "Audit, then All inside Audit's call, then All for the outer call")
     }
 
+    @Test("An interceptor that calls the mediator without end ends in callDepthExceeded")
+    func runawayInterceptor() throws {
+        let world = try InterceptionWorld(maximumCallDepth: 8)
+        let mediator = world.mediator
+        let runs = Counter()
+        let loop = world.mediator.addInterceptor(
+            Probe("Loop", InterceptionLog()) { _ in
+                runs.increment()
+                _ = try mediator.call(target: "Notes", action: "echo")
+                return .proceed
+            })
+        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "echo") })
+        #expect(error.code == .callDepthExceeded)
+        #expect(runs.value == 8)
+        #expect(world.ran("Notes/echo") == 0)
+        // The mediator is still usable.
+        world.mediator.removeInterception(loop)
+        #expect(try world.mediator.call(target: "Notes", action: "echo") != nil)
+    }
+
     @Test("An interceptor that calls the mediator without end and ignores the failure: every level answers")
     func runawayIgnored() throws {
         let world = try InterceptionWorld(maximumCallDepth: 8)
@@ -282,5 +302,19 @@ struct InterceptionEntryPointTests {
         // Levels 1 to 8 each ran the interceptor and the action; the ninth call was refused.
         #expect(runs.value == 8)
         #expect(world.ran("Notes/echo") == 8)
+    }
+
+    @Test("An interceptor's call counts toward the depth of an async call too")
+    func runawayAsync() async throws {
+        let world = try InterceptionWorld(maximumCallDepth: 6)
+        let mediator = world.mediator
+        world.mediator.addInterceptor(
+            Probe("Loop", InterceptionLog()) { _ in
+                _ = try mediator.call(target: "Notes", action: "slow")
+                return .proceed
+            })
+        let error = await asyncCallError { () async throws(MediatorError) in try await world.mediator.call(target: "Notes", action: "slow") }
+        #expect(error?.code == .callDepthExceeded)
+        #expect(world.ran("Notes/slow") == 0)
     }
 }
