@@ -230,7 +230,10 @@ extension Mediator {
 
     /// The error a throwing interceptor's call fails with.
     private func rejectedError(_ error: any Error, by interceptor: any Interceptor, _ request: CallRequest) -> MediatorError {
-        MediatorError(
+        // Passed up unchanged, as from an action: an interceptor that calls the mediator without
+        // end must stop in callDepthExceeded, not in one rejection wrapped round it per level.
+        if let nested = error as? MediatorError, nested.code == .callDepthExceeded { return nested }
+        return MediatorError(
             .rejected, target: request.target, action: request.action, underlying: error,
             reason: "rejected by interceptor \"\(oneLine(interceptor.name, limit: 100))\": \(oneLine(String(describing: error), limit: 500))")
     }
