@@ -125,6 +125,23 @@ struct DegradationTests {
         #expect(error.description == "Notes/fail: the action failed: fixture error: broken (redirected from Shop/buy)")
     }
 
+    @Test("A degraded call's fallback meets the interceptors scoped to it, with the fallback's params")
+    func fallbackInterceptors() throws {
+        let world = try degradedWorld()
+        let log = InterceptionLog()
+        world.mediator.addInterceptor(
+            Probe("Web", log) { request in
+                request.params["seen"] = true
+                return .proceed
+            }, scope: .target("Web"))
+        let params = try fallbackParams(try world.mediator.call(target: "Shop", action: "buy"))
+        #expect(params["seen"] as? Bool == true)
+        let request = try #require(log.requests.first)
+        #expect(request.name == "Web/open")
+        #expect(request.redirectedFrom == ["Shop/buy"])
+        #expect(request.params["target"] as? String == "Shop")
+    }
+
     @Test("An interceptor that ran before the failure does not run again at the fallback")
     func globalInterceptorOnce() throws {
         let world = try degradedWorld()
@@ -132,6 +149,29 @@ struct DegradationTests {
         world.mediator.addInterceptor(Probe("All", log))
         _ = try world.mediator.call(target: "Notes", action: "fail")
         #expect(log.events == ["All intercept Notes/fail", "All finish Web/open"])
+    }
+
+    @Test("An interceptor at the fallback may reject the degraded call")
+    func fallbackRejects() throws {
+        let world = try degradedWorld()
+        world.mediator.addInterceptor(PlainGate(), scope: .action("open", of: "Web"))
+        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "fail") })
+        #expect(error.code == .rejected)
+        #expect(error.redirectedFrom == ["Notes/fail"])
+        #expect(world.ran("Web/open") == 0)
+    }
+
+    @Test("The fallback's destination follows the redirect table")
+    func fallbackRedirected() throws {
+        let world = try InterceptionWorld()
+        var table = RedirectTable()
+        try table.degrade("Shop", to: "Old/open")
+        try table.redirect("Old", to: "Web")
+        world.mediator.setRedirects(table)
+        let record = world.mediator.traceCall(target: "Shop", action: "buy")
+        #expect(record.succeeded)
+        #expect(record.name == "Web/open")
+        #expect(record.redirectedFrom == ["Shop/buy", "Old/open"])
     }
 
     @Test("A degradation after an interceptor's redirect is the destination's")
