@@ -13,7 +13,8 @@ extension Mediator {
         let shouldCacheTarget: Bool
         let remote: Bool
         let outside: Bool
-        let awaiting: Bool
+        /// Whether the rest of the call is awaited (a degradation after an await is).
+        var awaiting: Bool
         /// The pairs the call left, oldest first.
         var route: [String] = []
         /// The interceptors whose `intercept` ran, in order.
@@ -71,7 +72,9 @@ extension Mediator {
     }
 
     /// Redirects, URL rules, interceptors, then the plain pipeline, hop after hop.
-    private func route(_ call: inout InterceptedCall, first: Resolution) -> Outcome {
+    ///
+    /// - Parameter first: the resolution of the call's names, when already made.
+    private func route(_ call: inout InterceptedCall, first: Resolution?) -> Outcome {
         var resolution: Resolution? = first
         while true {
             let here = call.request
@@ -150,7 +153,8 @@ extension Mediator {
     private enum Degradation {
         case none
         case refused(MediatorError)
-        case to(RedirectTable.Destination)
+        /// The call was moved to the fallback, with the fallback's params.
+        case moved
     }
 
     /// Whether a failed call degrades (once per call, and only for a missing target or action or
@@ -171,27 +175,19 @@ extension Mediator {
         if let refusal = moved(&call, to: fallback.target, fallback.action) { return .refused(refusal) }
         call.request.params = ["target": failed.target, "action": failed.action, "params": failed.params, "reason": reason]
         call.input = nil
-        return .to(fallback)
-    }
-
-    /// The plain pipeline at a degradation's fallback (its interceptors have had their turn: each
-    /// sees a call once).
-    private func dispatchFallback(_ call: InterceptedCall, to fallback: RedirectTable.Destination, awaiting: Bool) -> Outcome {
-        let resolved = state.withReadLock { resolve(in: $0, target: fallback.target, action: fallback.action, remote: call.remote) }
-        if call.remote, case .action(let target, let found) = resolved, found.isLocalOnly {
-            return .failed(localOnlyError(target: target.name, action: found.name))
-        }
-        return proceed(
-            resolved, target: fallback.target, action: fallback.action, params: call.request.params, input: nil, shouldCacheTarget: call.shouldCacheTarget,
-            remote: call.remote, outside: call.outside, awaiting: awaiting)
+        return .moved
     }
 
     /// A failed call's outcome after its degradation, if any (synchronously, up to a suspension).
+    /// The fallback is a hop like a redirect's: it goes through the table, the URL rules and the
+    /// interceptors in its scope that have not yet seen the call.
     private func degraded(_ call: inout InterceptedCall, _ outcome: Outcome, awaiting: Bool) -> Outcome {
         switch degradation(of: &call, outcome) {
         case .none: return outcome
         case .refused(let error): return .failed(error)
-        case .to(let fallback): return dispatchFallback(call, to: fallback, awaiting: awaiting)
+        case .moved:
+            call.awaiting = awaiting
+            return route(&call, first: nil)
         }
     }
 
