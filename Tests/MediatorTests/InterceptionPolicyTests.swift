@@ -33,6 +33,10 @@ struct PolicyAttempt: Sendable, CustomStringConvertible {
         self.setup = setup
     }
 
+    /// Whether the URL's own action runs (and fails) before the degradation is refused: the URL
+    /// completion is then called, with the refusal, as for any call that ran.
+    var degrades: Bool { description.contains("degradation") }
+
     static func table(_ body: (inout RedirectTable) throws -> Void) rethrows -> RedirectTable {
         var table = RedirectTable()
         try body(&table)
@@ -166,6 +170,13 @@ struct InterceptionPolicyTests {
         #expect(asyncError?.code == .forbidden, "\(attempt)")
         #expect(syncOpen(mediator, attempt.url) == nil)
         #expect(await mediator.open(attempt.url) == nil)
+        // Refused before anything ran, the completion is not called (as for any URL refusal); after
+        // the URL's own action ran and failed, it is told of the refused degradation.
+        let told = ReadWriteLock<[String]>([])
+        mediator.open(attempt.url) { outcome in
+            told.withLock { $0.append((outcome["error"] as? MediatorError)?.code.rawValue ?? "none") }
+        }
+        #expect(told.withLock { $0 } == (attempt.degrades ? ["forbidden"] : []), "\(attempt)")
         #expect(world.ran(attempt.destination) == 0, "\(attempt)")
         #expect(!log.requests.contains { $0.name == attempt.destination }, "\(attempt): an interceptor saw the refused call")
     }
