@@ -182,13 +182,22 @@ extension Mediator {
     /// The fallback is a hop like a redirect's: it goes through the table, the URL rules and the
     /// interceptors in its scope that have not yet seen the call.
     private func degraded(_ call: inout InterceptedCall, _ outcome: Outcome, awaiting: Bool) -> Outcome {
+        let degraded: Outcome
         switch degradation(of: &call, outcome) {
         case .none: return outcome
-        case .refused(let error): return .failed(error)
+        case .refused(let error): degraded = .failed(error)
         case .moved:
             call.awaiting = awaiting
-            return route(&call, first: nil)
+            degraded = route(&call, first: nil)
         }
+        // The URL's own call was made (and failed) before its fallback was refused: it is not a
+        // URL refused before anything ran, so a URL completion is told, as it would have been of
+        // the failure.
+        if case .failed(var error) = degraded, error.isURLRefusal {
+            error.isURLRefusal = false
+            return .failed(error)
+        }
+        return degraded
     }
 
     /// The end of a call: its error told where the call ended, then the record to the interceptors
