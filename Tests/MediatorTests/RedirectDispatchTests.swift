@@ -121,6 +121,54 @@ struct RedirectDispatchTests {
         #expect(log.events.filter { $0.contains("finish") } == ["Web finish Web/open", "Move finish Web/open", "All finish Web/open"])
     }
 
+    @Test("Interceptors redirecting round in a cycle end in redirectCycle, naming the chain")
+    func interceptorCycle() throws {
+        let world = try InterceptionWorld()
+        world.mediator.addInterceptor(Probe("ToWeb", InterceptionLog()) { _ in .redirect(target: "Web", action: "open") }, scope: .target("Notes"))
+        world.mediator.addInterceptor(Probe("ToNotes", InterceptionLog()) { _ in .redirect(target: "Notes", action: "echo") }, scope: .target("Web"))
+        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "echo") })
+        #expect(error.code == .redirectCycle)
+        #expect(error.target == "Web")
+        #expect(error.action == "open")
+        #expect(error.redirectedFrom == ["Notes/echo"])
+        #expect(error.description == "Web/open: redirect cycle: Notes/echo -> Web/open -> Notes/echo (redirected from Notes/echo)")
+        #expect(world.totalRuns == 0)
+    }
+
+    @Test("An interceptor redirecting a call to where it is is a cycle")
+    func interceptorSelfCycle() throws {
+        let world = try InterceptionWorld()
+        world.mediator.addInterceptor(Probe("Stay", InterceptionLog()) { _ in .redirect(target: "Target_Notes", action: "Action_echo") })
+        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "echo") })
+        #expect(error.description == "Notes/echo: redirect cycle: Notes/echo -> Notes/echo")
+        #expect(error.redirectedFrom.isEmpty)
+    }
+
+    @Test("An interceptor redirecting into the table and back is a cycle")
+    func interceptorAndTableCycle() throws {
+        let world = try InterceptionWorld()
+        world.mediator.setRedirects(try table { try $0.redirect("Legacy/open", to: "Web/open") })
+        world.mediator.addInterceptor(Probe("Back", InterceptionLog()) { _ in .redirect(target: "Legacy", action: "open") }, scope: .target("Web"))
+        let error = try #require(callError { try world.mediator.call(target: "Legacy", action: "open") })
+        #expect(error.code == .redirectCycle)
+        #expect(error.description == "Web/open: redirect cycle: Legacy/open -> Web/open -> Legacy/open (redirected from Legacy/open)")
+    }
+
+    @Test("Interceptors redirecting further than maximumHops end in tooManyRedirects, naming the chain")
+    func interceptorChainTooLong() throws {
+        let world = try InterceptionWorld()
+        for step in 0...RedirectTable.maximumHops {
+            world.mediator.addInterceptor(
+                Probe("Step\(step)", InterceptionLog()) { _ in .redirect(target: "S\(step + 1)", action: "go") }, scope: .target("S\(step)"))
+        }
+        let error = try #require(callError { try world.mediator.call(target: "S0", action: "go") })
+        #expect(error.code == .tooManyRedirects)
+        #expect(
+            error.description
+                == "S8/go: more than 8 redirects (RedirectTable.maximumHops): S0/go -> S1/go -> S2/go -> S3/go -> S4/go -> S5/go -> S6/go -> S7/go -> S8/go -> S9/go (redirected from S0/go -> S1/go -> S2/go -> S3/go -> S4/go -> S5/go -> S6/go -> S7/go)"
+        )
+    }
+
     @Test("A chain the table's check did not see whole still ends in tooManyRedirects at run time")
     func longChainAtRunTime() throws {
         let world = try InterceptionWorld()
