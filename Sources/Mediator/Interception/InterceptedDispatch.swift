@@ -121,11 +121,15 @@ extension Mediator {
     /// as the original; local-only actions are refused once resolved).
     private func moved(_ call: inout InterceptedCall, to target: String, _ action: String) -> MediatorError? {
         let from = call.request.name
-        if var problem = RedirectTable.hop(&call.route, from: from, to: "\(target)/\(action)") {
+        var route = call.route
+        if var problem = RedirectTable.hop(&route, from: from, to: "\(target)/\(action)") {
+            // The call stays where it is: its route (the error's `redirectedFrom`) is the pairs
+            // before it, and the reason names the whole chain.
             problem.target = call.request.target
             problem.action = call.request.action
             return problem
         }
+        call.route = route
         call.request.target = target
         call.request.action = action
         call.request.redirectedFrom = call.route
