@@ -119,11 +119,39 @@ struct RedirectTableTests {
         #expect(try RedirectTable(json: "{\"redirects\": {\(redirects)}, \"degradations\": {\(fewer), \"Last\": \"Web/open\"}}").degradations.count == half)
     }
 
+    @Test("A cycle of pairs is refused, naming the chain")
+    func pairCycle() throws {
+        let error = try #require(jsonError(#"{"redirects": {"A/x": "B/x", "B/x": "A/x"}}"#))
+        #expect(error.code == .redirectCycle)
+        #expect(error.description == "redirect cycle: A/x -> B/x -> A/x")
+    }
+
+    @Test("A redirect of a pair to itself is a cycle")
+    func selfCycle() throws {
+        #expect(jsonError(#"{"redirects": {"A/x": "Target_A/Action_x"}}"#)?.description == "redirect cycle: A/x -> A/x")
+        #expect(jsonError(#"{"redirects": {"A": "A"}}"#)?.description == "redirect cycle: A -> A")
+    }
+
+    @Test("A cycle of targets is refused, naming the targets")
+    func targetCycle() throws {
+        let error = try #require(jsonError(#"{"redirects": {"A": "B", "B": "C", "C": "A"}}"#))
+        #expect(error.code == .redirectCycle)
+        #expect(error.description == "redirect cycle: A -> B -> C -> A")
+    }
+
     @Test("A cycle through a pair and a target entry is refused")
     func mixedCycle() throws {
         let error = try #require(jsonError(#"{"redirects": {"A/x": "B/x", "B": "A"}}"#))
         #expect(error.code == .redirectCycle)
         #expect(error.description == "redirect cycle: A/x -> B/x -> A/x")
+    }
+
+    @Test("Of several cycles, the one reported is always the same: the first by name")
+    func deterministicCycle() throws {
+        let pairs = (10..<60).map { #""C\#($0)/x": "D\#($0)/x", "D\#($0)/x": "C\#($0)/x""# }.joined(separator: ", ")
+        #expect(jsonError("{\"redirects\": {\(pairs)}}")?.description == "redirect cycle: C10/x -> D10/x -> C10/x")
+        let targets = (10..<60).map { #""C\#($0)": "D\#($0)", "D\#($0)": "C\#($0)""# }.joined(separator: ", ")
+        #expect(jsonError("{\"redirects\": {\(targets)}}")?.description == "redirect cycle: C10 -> D10 -> C10")
     }
 
     @Test("A chain of maximumHops redirects is accepted; one more is refused, naming the chain")
@@ -137,6 +165,14 @@ struct RedirectTableTests {
         #expect(
             error.description
                 == "more than 8 redirects (RedirectTable.maximumHops): A0/x -> A1/x -> A2/x -> A3/x -> A4/x -> A5/x -> A6/x -> A7/x -> A8/x -> A9/x")
+    }
+
+    @Test("A chain of targets longer than maximumHops is refused")
+    func longTargetChain() throws {
+        let refused = (0...RedirectTable.maximumHops).map { "\"T\($0)\": \"T\($0 + 1)\"" }.joined(separator: ", ")
+        let error = try #require(jsonError("{\"redirects\": {\(refused)}}"))
+        #expect(error.code == .tooManyRedirects)
+        #expect(error.description == "more than 8 redirects (RedirectTable.maximumHops): T0 -> T1 -> T2 -> T3 -> T4 -> T5 -> T6 -> T7 -> T8 -> T9")
     }
 
     @Test("redirect(_:to:) refuses a cycle and leaves the table as it was")
