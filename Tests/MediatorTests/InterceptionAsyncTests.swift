@@ -133,6 +133,13 @@ struct InterceptionAsyncTests {
         #expect(CallRecord.formatted(nanoseconds: 2_050_000_000) == "2.05s")
         #expect(CallRecord.formatted(nanoseconds: 61_000_000_000) == "61.00s")
     }
+
+    @Test("A duration just under a unit's boundary rounds into the next unit")
+    func roundedBoundaries() {
+        #expect(CallRecord.formatted(nanoseconds: 999_999) == "1.0ms")
+        #expect(CallRecord.formatted(nanoseconds: 999_960_000) == "1.00s")
+        #expect(CallRecord.formatted(nanoseconds: 999_990) == "1.0ms")
+    }
 }
 
 /// A synchronous traced call, from an async test (where `traceCall` means the async form).
