@@ -254,4 +254,23 @@ struct RedirectDispatchTests {
         #expect(record.error?.code == .callDepthExceeded)
         #expect(record.name == "Outer/trace")
     }
+
+    @Test("An async traced call nested deeper than the limit is reported as callDepthExceeded")
+    func asyncTraceTooDeep() async throws {
+        let mediator = Mediator(maximumCallDepth: 1)
+        let inner = ReadWriteLock<CallRecord?>(nil)
+        try mediator.register(
+            target: "Outer",
+            actions: [
+                Action("trace") { mediator, _ async -> (any Sendable)? in
+                    let record = await mediator.traceCall(target: "Outer", action: "trace")
+                    inner.withLock { $0 = record }
+                    return nil
+                }
+            ])
+        _ = try await mediator.call(target: "Outer", action: "trace")
+        let record = try #require(inner.withLock { $0 })
+        #expect(record.error?.code == .callDepthExceeded)
+        #expect(record.request.depth == 1)
+    }
 }
