@@ -31,11 +31,16 @@ public struct ActionHandle: Sendable {
     /// A synchronous action bound to its resolved instance: the hot path, one closure to copy
     /// instead of an `ActionRun` and an instance (each copied through value witnesses).
     let direct: (@Sendable (Params) throws -> (any Sendable)?)?
+    /// The action as registered, for the intercepted pipeline.
+    let registered: RegisteredAction
 
     init(
-        target: String, action: String, run: ActionRun, contract: ActionContract?, instance: (any TargetInstance)?, resolved: ResolvedTarget, cache: Bool,
+        target: String, action: String, registered: RegisteredAction, instance: (any TargetInstance)?, resolved: ResolvedTarget, cache: Bool,
         mediator: Mediator
     ) {
+        let run = registered.run
+        let contract = registered.contract
+        self.registered = registered
         self.target = target
         self.action = action
         self.run = run
@@ -63,8 +68,8 @@ public struct ActionHandle: Sendable {
     ///   ``MediatorError/Code/asyncAction`` when the action (or the factory) must be awaited.
     @discardableResult
     public func call(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
-        if mediator.isIntercepting {
-            return try mediator.dispatch(target: target, action: action, params: params, shouldCacheTarget: cache).value(mediator)
+        if let interception = mediator.currentInterception {
+            return try intercepted(interception, params, awaiting: false).value(mediator)
         }
         // The hot path (a synchronous action on a resolved instance) without an `Outcome`.
         if let direct {
@@ -94,8 +99,10 @@ public struct ActionHandle: Sendable {
     ///   ``MediatorError/Code/cancelled``.
     @discardableResult
     public func call(_ params: Params = [:]) async throws(MediatorError) -> (any Sendable)? {
-        if mediator.isIntercepting {
-            return try await mediator.dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: cache).value(mediator)
+        if let interception = mediator.currentInterception {
+            let outcome = intercepted(interception, params, awaiting: true)
+            guard case .suspended = outcome else { return try outcome.value(mediator) }
+            return try await outcome.finished(depth: CallDepth.current + 1).value(mediator)
         }
         let outcome = outcome(params, awaiting: true)
         guard case .suspended = outcome else { return try outcome.value(mediator) }
@@ -157,6 +164,24 @@ public struct ActionHandle: Sendable {
         }
     }
 
+    /// The call through the intercepted pipeline, from the handle's own resolution (its instance,
+    /// or its registration and factory), so that it keeps answering as a handle does.
+    private func intercepted(_ interception: Interception, _ params: Params, awaiting: Bool) -> Outcome {
+        guard let saved = CallDepth.enter(limit: mediator.maximumCallDepth) else {
+            return .failed(mediator.callDepthExceededError(target: target, action: action))
+        }
+        defer { CallDepth.restore(saved) }
+        let pinned: Mediator.Resolution
+        if let instance {
+            pinned = registered.contract.map { .readyDeclared(run, instance, $0) } ?? .ready(run, instance)
+        } else {
+            pinned = .action(resolved, registered)
+        }
+        return mediator.interceptedDispatch(
+            interception, target: target, action: action, params: params, input: nil, shouldCacheTarget: cache, remote: false, outside: false, url: nil,
+            awaiting: awaiting, pinned: pinned)
+    }
+
     private func outcomeAwaiting(_ run: ActionRun, _ params: Params) async -> Outcome {
         let instance: any TargetInstance
         if let resolvedInstance = self.instance {
@@ -212,7 +237,6 @@ extension Mediator {
             if case .done(let made) = instanceNow(of: resolved, cache: true, action: found.name) { instance = try made.get() }
         }
         return ActionHandle(
-            target: resolved.name, action: found.name, run: found.run, contract: found.contract, instance: instance, resolved: resolved, cache: cache,
-            mediator: self)
+            target: resolved.name, action: found.name, registered: found, instance: instance, resolved: resolved, cache: cache, mediator: self)
     }
 }

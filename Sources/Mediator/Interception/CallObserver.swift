@@ -65,10 +65,11 @@ public struct CallRecord: Sendable, CustomStringConvertible {
             let tenths = Int((value * 10).rounded())
             return "\(tenths / 10).\(tenths % 10)"
         }
+        // A unit holds what rounds to less than 1000 of it: 999,960ns reads 1.0ms, not 1000.0µs.
         switch nanoseconds {
         case ..<1_000: return "\(nanoseconds)ns"
-        case ..<1_000_000: return oneDecimal(Double(nanoseconds) / 1e3) + "µs"
-        case ..<1_000_000_000: return oneDecimal(Double(nanoseconds) / 1e6) + "ms"
+        case ..<999_950: return oneDecimal(Double(nanoseconds) / 1e3) + "µs"
+        case ..<999_950_000: return oneDecimal(Double(nanoseconds) / 1e6) + "ms"
         default:
             let hundredths = Int((Double(nanoseconds) / 1e7).rounded())
             return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)s"

@@ -17,7 +17,8 @@ extension Mediator {
         let shouldCacheTarget: Bool
         let remote: Bool
         let outside: Bool
-        let awaiting: Bool
+        /// Whether the rest of the call is awaited (a degradation after an await is).
+        var awaiting: Bool
         /// The pairs the call left, oldest first.
         var route: [String] = []
         /// The interceptors whose `intercept` ran, in order: the first `ranCount` of `ranChain` (the
@@ -29,6 +30,8 @@ extension Mediator {
         var degraded = false
         /// Called with the record of the finished call (``traceCall``).
         var report: (@Sendable (CallRecord) -> Void)?
+        /// A handle's own resolution, for the call's first stop when no redirect moves it.
+        var pinned: Resolution?
 
         /// Whether the interceptor with this ID has seen the call (each sees it once, redirects or not).
         func hasRun(_ id: UInt64) -> Bool {
@@ -43,7 +46,7 @@ extension Mediator {
     /// The call is already counted in ``CallDepth``.
     func interceptedDispatch(
         _ interception: Interception, target: String, action: String, params: Params, input: TypedInput?, shouldCacheTarget: Bool,
-        remote: Bool, outside: Bool, url: String?, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil
+        remote: Bool, outside: Bool, url: String?, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil, pinned: Resolution? = nil
     ) -> Outcome {
         let origin: CallOrigin = remote ? .url(url ?? "") : outside ? .commandLine : .inProcess
         var request = CallRequest(
@@ -58,7 +61,7 @@ extension Mediator {
         var call = InterceptedCall(
             interception: interception, firstTarget: request.target, firstAction: request.action, askedParams: request.params, request: request,
             input: typedInput, shouldCacheTarget: shouldCacheTarget, remote: remote,
-            outside: outside, awaiting: awaiting, start: monotonicNanoseconds(), report: report)
+            outside: outside, awaiting: awaiting, start: monotonicNanoseconds(), report: report, pinned: pinned)
         var outcome = route(&call)
         if case .suspended = outcome {
         } else if !interception.redirects.hasFallbacks {
@@ -94,7 +97,13 @@ extension Mediator {
                 if let refusal = moved(&call, to: next.target, next.action) { return .failed(refusal) }
                 continue
             }
-            let resolved = resolve(target: target, action: action, remote: call.remote, intercepting: false)
+            let resolved: Resolution
+            if let pinned = call.pinned, call.route.isEmpty {
+                resolved = pinned
+            } else {
+                resolved = resolve(target: target, action: action, remote: call.remote, intercepting: false)
+            }
+            call.pinned = nil
             // The URL rules come first: a refused call never reaches an interceptor.
             if call.remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
                 return .failed(localOnlyError(target: resolvedTarget.name, action: found.name))
@@ -134,11 +143,15 @@ extension Mediator {
     /// as the original; local-only actions are refused once resolved).
     private func moved(_ call: inout InterceptedCall, to target: String, _ action: String) -> MediatorError? {
         let from = call.request.name
-        if var problem = RedirectTable.hop(&call.route, from: from, to: "\(target)/\(action)") {
+        var route = call.route
+        if var problem = RedirectTable.hop(&route, from: from, to: "\(target)/\(action)") {
+            // The call stays where it is: its route (the error's `redirectedFrom`) is the pairs
+            // before it, and the reason names the whole chain.
             problem.target = call.request.target
             problem.action = call.request.action
             return problem
         }
+        call.route = route
         call.request.target = target
         call.request.action = action
         call.request.redirectedFrom = call.route
@@ -166,7 +179,8 @@ extension Mediator {
     private enum Degradation {
         case none
         case refused(MediatorError)
-        case to(RedirectTable.Destination)
+        /// The call was moved to the fallback, with the fallback's params.
+        case moved
     }
 
     /// Whether a failed call degrades (once per call, and only for a missing target or action or
@@ -187,28 +201,29 @@ extension Mediator {
         if let refusal = moved(&call, to: fallback.target, fallback.action) { return .refused(refusal) }
         call.request.params = ["target": failed.target, "action": failed.action, "params": failed.params, "reason": reason]
         call.input = nil
-        return .to(fallback)
-    }
-
-    /// The plain pipeline at a degradation's fallback (its interceptors have had their turn: each
-    /// sees a call once).
-    private func dispatchFallback(_ call: InterceptedCall, to fallback: RedirectTable.Destination, awaiting: Bool) -> Outcome {
-        let resolved = resolve(target: fallback.target, action: fallback.action, remote: call.remote, intercepting: false)
-        if call.remote, case .action(let target, let found) = resolved, found.isLocalOnly {
-            return .failed(localOnlyError(target: target.name, action: found.name))
-        }
-        return proceed(
-            resolved, target: fallback.target, action: fallback.action, params: call.request.params, input: nil, shouldCacheTarget: call.shouldCacheTarget,
-            remote: call.remote, outside: call.outside, awaiting: awaiting)
+        return .moved
     }
 
     /// A failed call's outcome after its degradation, if any (synchronously, up to a suspension).
+    /// The fallback is a hop like a redirect's: it goes through the table, the URL rules and the
+    /// interceptors in its scope that have not yet seen the call.
     private func degraded(_ call: inout InterceptedCall, _ outcome: Outcome, awaiting: Bool) -> Outcome {
+        let degraded: Outcome
         switch degradation(of: &call, outcome) {
         case .none: return outcome
-        case .refused(let error): return .failed(error)
-        case .to(let fallback): return dispatchFallback(call, to: fallback, awaiting: awaiting)
+        case .refused(let error): degraded = .failed(error)
+        case .moved:
+            call.awaiting = awaiting
+            degraded = route(&call)
         }
+        // The URL's own call was made (and failed) before its fallback was refused: it is not a
+        // URL refused before anything ran, so a URL completion is told, as it would have been of
+        // the failure.
+        if case .failed(var error) = degraded, error.isURLRefusal {
+            error.isURLRefusal = false
+            return .failed(error)
+        }
+        return degraded
     }
 
     /// The end of a call: its error told where the call ended, then the record to the interceptors
@@ -234,7 +249,7 @@ extension Mediator {
             result = .failure(asyncActionError(suspension))
         }
         let interception = call.interception
-        guard call.ranCount > 0 || !interception.observers.isEmpty || call.report != nil else { return outcome }
+        guard call.ranCount > 0 || !call.ranLater.isEmpty || !interception.observers.isEmpty || call.report != nil else { return outcome }
         let elapsed = monotonicNanoseconds() &- call.start
         let asked = CallRequest(
             askedTarget: call.request.askedTarget, askedAction: call.request.askedAction, target: call.firstTarget, action: call.firstAction,
@@ -251,8 +266,27 @@ extension Mediator {
 
     /// The error a throwing interceptor's call fails with.
     private func rejectedError(_ error: any Error, by interceptor: any Interceptor, _ request: CallRequest) -> MediatorError {
-        MediatorError(
+        // Passed up unchanged, as from an action: an interceptor that calls the mediator without
+        // end must stop in callDepthExceeded, not in one rejection wrapped round it per level.
+        if let nested = error as? MediatorError, nested.code == .callDepthExceeded { return nested }
+        return MediatorError(
             .rejected, target: request.target, action: request.action, underlying: error,
             reason: "rejected by interceptor \"\(oneLine(interceptor.name, limit: 100))\": \(oneLine(String(describing: error), limit: 500))")
+    }
+
+    /// Tells the observers of a URL call the URL rules refused before it was dispatched (a
+    /// `native` action, a target outside the allow-list): they hear of every call. No interceptor
+    /// sees it.
+    func reportRefused(_ error: MediatorError, url: String, counted: Bool) {
+        guard let target = error.target, let action = error.action,
+            let interception = state.withReadLock({ $0.interception }), !interception.observers.isEmpty
+        else { return }
+        let request = CallRequest(
+            askedTarget: target, askedAction: action, target: target, action: action, params: [:], origin: .url(url),
+            depth: counted ? CallDepth.current : CallDepth.current + 1)
+        let record = CallRecord(
+            request: request, target: target, action: action, redirectedFrom: [], result: .failure(error), startTime: wallClockSeconds(),
+            durationNanoseconds: 0)
+        for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
     }
 }

@@ -118,10 +118,10 @@ extension Mediator {
         return (current.target, current.action, route)
     }
 
-    /// Whether interceptors, observers or redirects apply to calls: a resolved handle then goes
-    /// through the pipeline by its names, as a call by name does.
-    var isIntercepting: Bool {
-        state.withReadLock { $0.interception != nil }
+    /// What intercepts calls, if anything: a resolved handle's calls then go through the
+    /// intercepted pipeline, starting from the handle's own resolution.
+    var currentInterception: Interception? {
+        state.withReadLock { $0.interception }
     }
 
     /// Applies a change to what `interception` is built from, rebuilds it, and releases the old

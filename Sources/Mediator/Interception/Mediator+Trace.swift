@@ -24,7 +24,9 @@ extension Mediator {
             box.withLock { $0 = record }
         }
         if case .suspended(let suspension) = outcome { suspension.abandon(self) }
-        return box.withLock { $0 } ?? CallRecord.unreported(target: target, action: action)
+        // Every dispatched call is reported (a suspended one when it is given up); one that was not
+        // dispatched (nested too deeply) gets its record here.
+        return box.withLock { $0 } ?? CallRecord.unreported(target: target, action: action, result: outcome.result(self))
     }
 
     /// The async form of ``traceCall(target:action:params:shouldCacheTarget:)-21710``: awaits the
@@ -42,16 +44,14 @@ extension Mediator {
             box.withLock { $0 = record }
         }
         if case .suspended = outcome { _ = await outcome.finished(depth: CallDepth.current + 1) }
-        return box.withLock { $0 } ?? CallRecord.unreported(target: target, action: action)
+        return box.withLock { $0 } ?? CallRecord.unreported(target: target, action: action, result: outcome.result(self))
     }
 
     private func tracedDispatch(
         target: String, action: String, params: Params, shouldCacheTarget: Bool, awaiting: Bool, report: @escaping @Sendable (CallRecord) -> Void
     ) -> Outcome {
         guard let saved = CallDepth.enter(limit: maximumCallDepth) else {
-            let error = callDepthExceededError(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
-            report(CallRecord.unreported(target: target, action: action, error: error))
-            return .failed(error)
+            return .failed(callDepthExceededError(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action)))
         }
         defer { CallDepth.restore(saved) }
         let interception = state.withReadLock { $0.interception }
@@ -65,14 +65,14 @@ extension Mediator {
 }
 
 extension CallRecord {
-    /// The record of a call that failed before it could be reported (nested too deeply).
-    static func unreported(target: String, action: String, error: MediatorError? = nil) -> CallRecord {
+    /// The record of a call that was not dispatched (nested too deeply).
+    static func unreported(target: String, action: String, result: Result<(any Sendable)?, MediatorError>) -> CallRecord {
         let request = CallRequest(
             askedTarget: target, askedAction: action, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), params: [:],
             origin: .inProcess, depth: CallDepth.current)
         return CallRecord(
             request: request, target: request.target, action: request.action, redirectedFrom: [],
-            result: .failure(error ?? MediatorError(.asyncAction, target: request.target, action: request.action, reason: "the call was not reported")),
+            result: result,
             startTime: wallClockSeconds(), durationNanoseconds: 0)
     }
 }

@@ -206,20 +206,35 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     /// pair entry (following pair and target entries), and along target entries alone. A cycle
     /// through a pair entry is found from that entry; one of target entries alone, on its own.
     private func check() throws(MediatorError) {
-        for start in actions.keys {
-            try walk(from: start)
-        }
-        for target in targets.keys {
-            // An action name no pair entry uses follows the target entries alone.
-            try walk(from: Destination(target: target, action: "*"))
+        do {
+            try walkAll(sorted: false)
+        } catch {
+            // Of several problems the same one is always reported: the first in name order (only
+            // a table at fault pays for the sort).
+            try walkAll(sorted: true)
+            throw error
         }
     }
 
+    private func walkAll(sorted: Bool) throws(MediatorError) {
+        // An action name no pair entry uses follows the target entries alone (action `*`).
+        if sorted {
+            for start in actions.keys.sorted(by: { $0.name < $1.name }) { try walk(from: start) }
+            for target in targets.keys.sorted() { try walk(from: Destination(target: target, action: "*")) }
+        } else {
+            for start in actions.keys { try walk(from: start) }
+            for target in targets.keys { try walk(from: Destination(target: target, action: "*")) }
+        }
+    }
+
+    /// Follows the chain from `start`; along target entries alone (action `*`), the chain is named
+    /// by its targets, as the entries are written.
     private func walk(from start: Destination) throws(MediatorError) {
+        let byTarget = start.action == "*"
         var route: [String] = []
         var current = start
         while let next = destination(target: current.target, action: current.action) {
-            if let problem = Self.hop(&route, from: current.name, to: next.name) { throw problem }
+            if let problem = Self.hop(&route, from: byTarget ? current.target : current.name, to: byTarget ? next.target : next.name) { throw problem }
             current = next
         }
     }

@@ -165,6 +165,7 @@ extension Mediator {
                 target: request.target, action: request.action, params: request.params, shouldCacheTarget: false, remote: true, url: url, counted: counted,
                 awaiting: awaiting)
         case .failure(let error):
+            if error.isURLRefusal { reportRefused(error, url: url, counted: counted) }
             return .failed(error)
         }
     }

@@ -1,0 +1,248 @@
+import Mediator
+import TestSupport
+import Testing
+
+// Degradation: the calls of a failing or missing target sent to a fallback with the original names,
+// params and the reason; once per call, never for the caller's own mistakes.
+
+/// What `Web/open` answers to a degraded typed call, read back through a key.
+struct DegradedCall: Codable, Sendable {
+    var target: String
+    var action: String
+    var params: EchoTitle
+    var reason: String
+}
+
+@Suite("Degradation", hangLimit)
+struct DegradationTests {
+    /// A world whose `Notes` and `Shop` degrade to `Web/open` (which answers with its params).
+    func degradedWorld(to fallback: String = "Web/open") throws -> InterceptionWorld {
+        let world = try InterceptionWorld()
+        var table = RedirectTable()
+        try table.degrade("Notes", to: fallback)
+        try table.degrade("Shop", to: fallback)
+        world.mediator.setRedirects(table)
+        return world
+    }
+
+    /// The error a plain mediator (no table) gives for the same call: the reason a fallback gets.
+    func plainError(target: String, action: String) throws -> MediatorError? {
+        let world = try InterceptionWorld()
+        return callError { try world.mediator.call(target: target, action: action, params: ["id": 1]) }
+    }
+
+    /// The fallback's params, as `Web/open` echoed them.
+    func fallbackParams(_ value: (any Sendable)?) throws -> [String: any Sendable] {
+        try #require(value as? [String: any Sendable])
+    }
+
+    @Test(
+        "A failing call goes to the fallback with the target, action, params and reason",
+        arguments: [("Shop", "buy", "targetNotFound"), ("Notes", "missing", "actionNotFound"), ("Notes", "fail", "actionFailed")])
+    func degrades(_ target: String, _ action: String, _ code: String) throws {
+        let world = try degradedWorld()
+        let params = try fallbackParams(try world.mediator.call(target: target, action: action, params: ["id": 1]))
+        #expect(params["target"] as? String == target)
+        #expect(params["action"] as? String == action)
+        #expect((params["params"] as? Params)?["id"] as? Int == 1)
+        let expected = try #require(try plainError(target: target, action: action))
+        #expect(expected.code.rawValue == code)
+        #expect(params["reason"] as? String == expected.description)
+        #expect(params.count == 4)
+        #expect(world.ran("Web/open") == 1)
+    }
+
+    @Test("Names given in full reach the fallback as short names")
+    func fullNames() throws {
+        let world = try degradedWorld()
+        let params = try fallbackParams(try world.mediator.call(target: "Target_Notes", action: "Action_fail:"))
+        #expect(params["target"] as? String == "Notes")
+        #expect(params["action"] as? String == "fail")
+    }
+
+    @Test("The record and the result tell where a degraded call ended")
+    func recordTellsWhere() throws {
+        let world = try degradedWorld()
+        let record = world.mediator.traceCall(target: "Shop", action: "buy")
+        #expect(record.succeeded)
+        #expect(record.name == "Web/open")
+        #expect(record.redirectedFrom == ["Shop/buy"])
+        #expect(record.request.name == "Shop/buy")
+    }
+
+    @Test("A call that fails for the caller's own mistake is not degraded: invalid params")
+    func notForInvalidParameter() throws {
+        let world = try degradedWorld()
+        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "create", params: ["count": "many"]) })
+        #expect(error.code == .invalidParameter)
+        #expect(world.ran("Web/open") == 0)
+    }
+
+    @Test("A URL call refused by the policy is not degraded")
+    func notForForbidden() throws {
+        let world = try degradedWorld()
+        #expect(callError { try world.mediator.call(url: "app://Notes/wipeAll") }?.code == .forbidden)
+        world.mediator.urlPolicy = URLPolicy(allowedTargets: ["Web"])
+        #expect(callError { try world.mediator.call(url: "app://Shop/buy") }?.code == .forbidden)
+        #expect(world.ran("Web/open") == 0)
+    }
+
+    @Test("A call an interceptor rejected is not degraded")
+    func notForRejected() throws {
+        let world = try degradedWorld()
+        world.mediator.addInterceptor(PlainGate(), scope: .target("Notes"))
+        #expect(callError { try world.mediator.call(target: "Notes", action: "fail") }?.code == .rejected)
+        #expect(world.ran("Web/open") == 0)
+    }
+
+    @Test("A call answered by the target's notFound is not degraded")
+    func notWhenAnswered() throws {
+        let world = try degradedWorld()
+        try world.mediator.register(target: "Shop", actions: [], notFound: { _, action, _ in "no \(action) here" })
+        #expect(try world.mediator.call(target: "Shop", action: "buy") as? String == "no buy here")
+        #expect(world.ran("Web/open") == 0)
+    }
+
+    @Test("A call is degraded once: a failing fallback's own degradation is not followed")
+    func onlyOnce() throws {
+        let world = try InterceptionWorld()
+        var table = RedirectTable()
+        try table.degrade("Notes", to: "Shop/buy")
+        try table.degrade("Shop", to: "Web/open")
+        world.mediator.setRedirects(table)
+        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "fail") })
+        #expect(error.code == .targetNotFound)
+        #expect(error.target == "Shop")
+        #expect(error.redirectedFrom == ["Notes/fail"])
+        #expect(world.ran("Notes/fail") == 1)
+        #expect(world.ran("Web/open") == 0)
+    }
+
+    @Test("A fallback that fails tells its own error, and where the call came from")
+    func failingFallback() throws {
+        let world = try degradedWorld(to: "Notes/fail")
+        let error = try #require(callError { try world.mediator.call(target: "Shop", action: "buy") })
+        #expect(error.description == "Notes/fail: the action failed: fixture error: broken (redirected from Shop/buy)")
+    }
+
+    @Test("A degraded call's fallback meets the interceptors scoped to it, with the fallback's params")
+    func fallbackInterceptors() throws {
+        let world = try degradedWorld()
+        let log = InterceptionLog()
+        world.mediator.addInterceptor(
+            Probe("Web", log) { request in
+                request.params["seen"] = true
+                return .proceed
+            }, scope: .target("Web"))
+        let params = try fallbackParams(try world.mediator.call(target: "Shop", action: "buy"))
+        #expect(params["seen"] as? Bool == true)
+        let request = try #require(log.requests.first)
+        #expect(request.name == "Web/open")
+        #expect(request.redirectedFrom == ["Shop/buy"])
+        #expect(request.params["target"] as? String == "Shop")
+    }
+
+    @Test("An interceptor that ran before the failure does not run again at the fallback")
+    func globalInterceptorOnce() throws {
+        let world = try degradedWorld()
+        let log = InterceptionLog()
+        world.mediator.addInterceptor(Probe("All", log))
+        _ = try world.mediator.call(target: "Notes", action: "fail")
+        #expect(log.events == ["All intercept Notes/fail", "All finish Web/open"])
+    }
+
+    @Test("An interceptor at the fallback may reject the degraded call")
+    func fallbackRejects() throws {
+        let world = try degradedWorld()
+        world.mediator.addInterceptor(PlainGate(), scope: .action("open", of: "Web"))
+        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "fail") })
+        #expect(error.code == .rejected)
+        #expect(error.redirectedFrom == ["Notes/fail"])
+        #expect(world.ran("Web/open") == 0)
+    }
+
+    @Test("The fallback's destination follows the redirect table")
+    func fallbackRedirected() throws {
+        let world = try InterceptionWorld()
+        var table = RedirectTable()
+        try table.degrade("Shop", to: "Old/open")
+        try table.redirect("Old", to: "Web")
+        world.mediator.setRedirects(table)
+        let record = world.mediator.traceCall(target: "Shop", action: "buy")
+        #expect(record.succeeded)
+        #expect(record.name == "Web/open")
+        #expect(record.redirectedFrom == ["Shop/buy", "Old/open"])
+    }
+
+    @Test("A degradation after an interceptor's redirect is the destination's")
+    func afterInterceptorRedirect() throws {
+        let world = try InterceptionWorld()
+        var table = RedirectTable()
+        try table.degrade("Shop", to: "Web/open")
+        world.mediator.setRedirects(table)
+        world.mediator.addInterceptor(Probe("Move", InterceptionLog()) { _ in .redirect(target: "Shop", action: "buy") }, scope: .target("Profile"))
+        let record = world.mediator.traceCall(target: "Profile", action: "show")
+        #expect(record.name == "Web/open")
+        #expect(record.redirectedFrom == ["Profile/show", "Shop/buy"])
+        #expect(world.ran("Profile/show") == 0)
+    }
+
+    @Test("A typed key's call is degraded with its input as params")
+    func typedKey() throws {
+        let world = try degradedWorld()
+        let degraded = try world.mediator.call(ActionKey<EchoTitle, DegradedCall>(target: "Shop", action: "buy"), EchoTitle(title: "hi"))
+        #expect(degraded.target == "Shop")
+        #expect(degraded.action == "buy")
+        #expect(degraded.params == EchoTitle(title: "hi"))
+        #expect(world.ran("Web/open") == 1)
+    }
+
+    @Test("An async fallback action is awaited by an async call")
+    func asyncFallback() async throws {
+        let world = try degradedWorld(to: "Notes/slow")
+        #expect(try await world.mediator.call(target: "Shop", action: "buy") as? String == "slow")
+        #expect(await world.mediator.perform(target: "Shop", action: "buy") as? String == "slow")
+        let record = await world.mediator.traceCall(target: "Shop", action: "buy")
+        #expect(record.name == "Notes/slow")
+        #expect(record.redirectedFrom == ["Shop/buy"])
+        #expect(world.ran("Notes/slow") == 3)
+    }
+
+    @Test("A synchronous call degraded to an async fallback fails with asyncAction, reported once")
+    func asyncFallbackFromSync() throws {
+        let world = try degradedWorld(to: "Notes/slow")
+        let log = InterceptionLog()
+        world.mediator.addObserver(Watcher("W", log))
+        let error = try #require(callError { try world.mediator.call(target: "Shop", action: "buy") })
+        #expect(error.code == .asyncAction)
+        #expect(log.records.map { $0.error?.code } == [.asyncAction])
+        #expect(world.ran("Notes/slow") == 0)
+    }
+
+    @Test("An async action that fails is degraded after it is awaited")
+    func asyncFailureDegrades() async throws {
+        let world = try degradedWorld()
+        try world.mediator.addActions(
+            [
+                Action<Mediator>("failLater") { _, _ async throws -> (any Sendable)? in
+                    await Task.yield()
+                    throw FixtureError(message: "later")
+                }
+            ], toTarget: "Notes")
+        let log = InterceptionLog()
+        world.mediator.addObserver(Watcher("W", log))
+        let params = try fallbackParams(try await world.mediator.call(target: "Notes", action: "failLater"))
+        #expect(params["reason"] as? String == "Notes/failLater: the action failed: fixture error: later")
+        #expect(log.records.map(\.name) == ["Web/open"])
+        #expect(log.records.first?.redirectedFrom == ["Notes/failLater"])
+    }
+
+    @Test("The completion form gets a degraded call's answer")
+    func completion() async throws {
+        let world = try degradedWorld()
+        let result = await withCheckedContinuation { continuation in
+            world.mediator.perform(target: "Shop", action: "buy") { continuation.resume(returning: $0) }
+        }
+        #expect((try result.get() as? [String: any Sendable])?["target"] as? String == "Shop")
+    }
+}
