@@ -13,6 +13,8 @@
 /// interceptor rejected or answered, and calls made with `perform` that needed `await`.
 public protocol CallObserver: Sendable {
     /// Called once for every finished call.
+    ///
+    /// - Parameter record: the finished call.
     func callDidFinish(_ record: CallRecord)
 }
 

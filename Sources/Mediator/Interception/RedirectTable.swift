@@ -54,6 +54,8 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     /// member (an object of `"Target": "Fallback/action"` entries). Any other member is refused, so
     /// a misspelt key is not silently ignored.
     ///
+    /// - Parameter json: the document's text.
+    ///
     /// - Throws: ``MediatorError/Code/invalidRedirect`` naming the entry at fault (not JSON, not an
     ///   object, a value that is not a string, an invalid name, a target mapped to a pair or the
     ///   reverse, too many entries), or ``MediatorError/Code/redirectCycle`` /
@@ -92,6 +94,10 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     /// Sends the calls to `from` to `to`: both `Target/action` pairs, or both target names (the
     /// action keeps its name). Names may be short or full. Replaces an earlier redirect of `from`.
     ///
+    /// - Parameters:
+    ///   - from: the pair or target whose calls are sent elsewhere.
+    ///   - to: where they go: a pair for a pair, a target for a target.
+    ///
     /// - Throws: ``MediatorError/Code/invalidRedirect`` for an invalid name or a pair mapped to a
     ///   target, ``MediatorError/Code/redirectCycle`` or ``MediatorError/Code/tooManyRedirects``
     ///   when the table would lead round or too far (the table is then unchanged).
@@ -105,6 +111,10 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     /// Sends the calls of `target` that fail in it, or find it or its action missing, to the
     /// `Fallback/action` pair `to`. Replaces an earlier degradation of `target`.
     ///
+    /// - Parameters:
+    ///   - target: the target whose failing calls degrade.
+    ///   - to: the fallback, a `Target/action` pair.
+    ///
     /// - Throws: ``MediatorError/Code/invalidRedirect`` for an invalid name.
     public mutating func degrade(_ target: String, to: String) throws(MediatorError) {
         var changed = self
@@ -113,6 +123,8 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Removes the redirect of `from` (a pair or a target), if there is one.
+    ///
+    /// - Parameter from: the pair (`Old/action`) or target (`Old`) redirected.
     public mutating func removeRedirect(_ from: String) {
         if let pair = Self.pair(from) {
             actions[pair] = nil
@@ -122,6 +134,8 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Removes the degradation of `target`, if there is one.
+    ///
+    /// - Parameter target: the target that degrades.
     public mutating func removeDegradation(_ target: String) {
         fallbacks[Names.shown(target, as: .target)] = nil
     }
@@ -152,6 +166,10 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     public var description: String { json }
 
     /// Two tables are equal when they send every call to the same place.
+    ///
+    /// - Parameters:
+    ///   - lhs: a table.
+    ///   - rhs: another table.
     public static func == (lhs: RedirectTable, rhs: RedirectTable) -> Bool {
         lhs.actions == rhs.actions && lhs.targets == rhs.targets && lhs.fallbacks == rhs.fallbacks
     }
