@@ -198,7 +198,8 @@ struct InterceptionStressTests {
         let failures = tally.failures.withLock { $0 }
         #expect(failures.isEmpty, "\(tally.failureCount.value) failures, first: \(failures.joined(separator: "\n"))")
         #expect(tally.calls.value >= Self.callerThreads * Self.operationsPerThread)
-        #expect(tally.intercepted.value == tally.calls.value)
+        // Every stop of a redirected call runs the chain again: at least once per call.
+        #expect(tally.intercepted.value >= tally.calls.value)
         #expect(tally.finished.value == tally.calls.value)
         #expect(tally.observed.value == tally.calls.value)
         // Every transient interceptor and observer was removed: calls answer as at the start.
@@ -248,7 +249,8 @@ struct InterceptionStressTests {
         }
         let failures = tally.failures.withLock { $0 }
         #expect(failures.isEmpty, "\(tally.failureCount.value) failures, first: \(failures.joined(separator: "\n"))")
-        #expect(tally.intercepted.value == tally.calls.value)
+        // Every stop of a redirected call runs the chain again: at least once per call.
+        #expect(tally.intercepted.value >= tally.calls.value)
         #expect(tally.finished.value == tally.calls.value)
         #expect(tally.observed.value == tally.calls.value)
     }

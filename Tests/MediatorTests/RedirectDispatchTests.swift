@@ -108,8 +108,8 @@ struct RedirectDispatchTests {
         #expect(world.ran("Web/open") == 1)
     }
 
-    @Test("Each interceptor runs once per call, however many redirects the call takes")
-    func oncePerCall() throws {
+    @Test("Every stop of a redirected call runs its chain again (a guard is asked about each destination); each interceptor is told of the end once")
+    func everyStopRunsItsChain() throws {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         world.mediator.setRedirects(try table { try $0.redirect("Legacy", to: "Notes") })
@@ -117,7 +117,10 @@ struct RedirectDispatchTests {
         world.mediator.addInterceptor(Probe("Move", log) { _ in .redirect(target: "Web", action: "open") }, scope: .target("Notes"))
         world.mediator.addInterceptor(Probe("Web", log), scope: .target("Web"))
         _ = world.mediator.perform(target: "Legacy", action: "echo")
-        #expect(log.events.filter { $0.contains("intercept") } == ["All intercept Notes/echo", "Move intercept Notes/echo", "Web intercept Web/open"])
+        #expect(
+            log.events.filter { $0.contains("intercept") } == [
+                "All intercept Notes/echo", "Move intercept Notes/echo", "All intercept Web/open", "Web intercept Web/open",
+            ])
         #expect(log.events.filter { $0.contains("finish") } == ["Web finish Web/open", "Move finish Web/open", "All finish Web/open"])
     }
 

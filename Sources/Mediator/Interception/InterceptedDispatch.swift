@@ -33,7 +33,7 @@ extension Mediator {
         /// A handle's own resolution, for the call's first stop when no redirect moves it.
         var pinned: Resolution?
 
-        /// Whether the interceptor with this ID has seen the call (each sees it once, redirects or not).
+        /// Whether the interceptor with this ID has seen the call (it is told of the end once).
         func hasRun(_ id: UInt64) -> Bool {
             ranChain.prefix(ranCount).contains { $0.id == id } || ranLater.contains { $0.id == id }
         }
@@ -113,8 +113,13 @@ extension Mediator {
             let first = call.route.isEmpty
             if first { call.ranChain = chain }
             for index in chain.indices {
-                if !first && call.hasRun(chain[index].id) { continue }
-                if first { call.ranCount = index + 1 } else { call.ranLater.append(chain[index]) }
+                // Every stop runs its whole chain (a guard is asked about each destination); each
+                // interceptor is told of the end once.
+                if first {
+                    call.ranCount = index + 1
+                } else if !call.hasRun(chain[index].id) {
+                    call.ranLater.append(chain[index])
+                }
                 do {
                     decision = try chain[index].interceptor.intercept(&call.request)
                 } catch {
@@ -206,7 +211,7 @@ extension Mediator {
 
     /// A failed call's outcome after its degradation, if any (synchronously, up to a suspension).
     /// The fallback is a hop like a redirect's: it goes through the table, the URL rules and the
-    /// interceptors in its scope that have not yet seen the call.
+    /// interceptors in its scope.
     private func degraded(_ call: inout InterceptedCall, _ outcome: Outcome, awaiting: Bool) -> Outcome {
         let degraded: Outcome
         switch degradation(of: &call, outcome) {

@@ -19,7 +19,10 @@
 ///
 /// A call's pair is looked up first (`Old/action`), then its target (`Old`, keeping the action's
 /// name); the destination is looked up again, up to ``maximumHops`` times. A table whose entries
-/// lead round in a cycle, or further than ``maximumHops``, is refused when it is built.
+/// lead round in a cycle is refused when it is built, as is a chain longer than ``maximumHops``
+/// that starts at one entry. A longer chain that only a mix of target entries leading into pair
+/// entries makes is not seen then: the call ends in ``MediatorError/Code/tooManyRedirects`` when
+/// it is made, never in a hang.
 ///
 /// A degraded call goes to the fallback when the target is missing, the action is missing, or the
 /// call failed in the target (``MediatorError/Code/actionFailed``), never for the caller's own

@@ -128,7 +128,7 @@ extension JSONValue {
                 skipWhitespace()
                 // A repeated key is refused, not resolved (the last one winning would silently drop
                 // the others: a state file with two "accounts" would lose one on the next write).
-                guard members[key] == nil else { throw error("repeated key \"\(key)\"") }
+                guard members[key] == nil else { throw error("repeated key \"\(oneLine(key, limit: 100))\"") }
                 members[key] = try value(depth: depth + 1)
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unterminated object") }
