@@ -167,14 +167,7 @@ extension Mediator {
     /// The URL rules for a redirect's destination: the policy's target allow-list and the `native`
     /// rule (the scheme was checked with the URL).
     func redirectRefusal(target: String, action: String) -> MediatorError? {
-        let why: String
-        if let targets = urlPolicy.allowedTargets, !targets.contains(target) {
-            why = "target \"\(target)\" is not open to URL calls (allowed: \(targets.sorted().joined(separator: ", ")))"
-        } else if Names.isNative(action) {
-            why = "actions whose name begins with \"native\" cannot be called by URL"
-        } else {
-            return nil
-        }
+        guard let why = Self.brokenTargetRule(target: target, action: action, policy: urlPolicy) else { return nil }
         var error = MediatorError(.forbidden, target: target, action: action, reason: "a URL call was redirected here and refused: \(why)")
         error.isURLRefusal = true
         return error
@@ -286,12 +279,8 @@ extension Mediator {
         guard let target = error.target, let action = error.action,
             let interception = state.withReadLock({ $0.interception }), !interception.observers.isEmpty
         else { return }
-        let request = CallRequest(
-            askedTarget: target, askedAction: action, target: target, action: action, params: [:], origin: .url(url),
-            depth: counted ? CallDepth.current : CallDepth.current + 1)
-        let record = CallRecord(
-            request: request, target: target, action: action, redirectedFrom: [], result: .failure(error), startTime: wallClockSeconds(),
-            durationNanoseconds: 0)
+        let record = CallRecord.unreported(
+            target: target, action: action, result: .failure(error), origin: .url(url), depth: counted ? CallDepth.current : CallDepth.current + 1)
         for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
     }
 }

@@ -65,14 +65,16 @@ extension Mediator {
 }
 
 extension CallRecord {
-    /// The record of a call that was not dispatched (nested too deeply).
-    static func unreported(target: String, action: String, result: Result<(any Sendable)?, MediatorError>) -> CallRecord {
+    /// The record of a call that was not dispatched: nested too deeply, or a URL the URL rules
+    /// refused as it was read.
+    static func unreported(
+        target: String, action: String, result: Result<(any Sendable)?, MediatorError>, origin: CallOrigin = .inProcess, depth: Int = CallDepth.current
+    ) -> CallRecord {
         let request = CallRequest(
             askedTarget: target, askedAction: action, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), params: [:],
-            origin: .inProcess, depth: CallDepth.current)
+            origin: origin, depth: depth)
         return CallRecord(
-            request: request, target: request.target, action: request.action, redirectedFrom: [],
-            result: result,
-            startTime: wallClockSeconds(), durationNanoseconds: 0)
+            request: request, target: request.target, action: request.action, redirectedFrom: [], result: result, startTime: wallClockSeconds(),
+            durationNanoseconds: 0)
     }
 }

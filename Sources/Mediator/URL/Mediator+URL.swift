@@ -191,15 +191,24 @@ extension Mediator {
         let why: String
         if let schemes = policy.allowedSchemes, !schemes.contains(url.scheme) {
             why = "the scheme \"\(url.scheme)\" is not allowed (allowed: \(schemes.sorted().joined(separator: ", ")))"
-        } else if let targets = policy.allowedTargets, !targets.contains(target) {
-            why = "target \"\(target)\" is not open to URL calls (allowed: \(targets.sorted().joined(separator: ", ")))"
-        } else if Names.isNative(action) {
-            why = "actions whose name begins with \"native\" cannot be called by URL"
+        } else if let broken = Self.brokenTargetRule(target: target, action: action, policy: policy) {
+            why = broken
         } else {
             return nil
         }
         var error = MediatorError(.forbidden, target: target, action: action, reason: "\(describe(text, limit: 120)) refused: \(why)")
         error.isURLRefusal = true
         return error
+    }
+
+    /// The URL rule a call to `target`/`action` breaks, in words, or `nil`: the policy's target
+    /// allow-list, then the `native` prefix. Checked for the URL's own names and for every
+    /// destination a redirect or degradation sends a URL call to.
+    static func brokenTargetRule(target: String, action: String, policy: URLPolicy) -> String? {
+        if let targets = policy.allowedTargets, !targets.contains(target) {
+            return "target \"\(target)\" is not open to URL calls (allowed: \(targets.sorted().joined(separator: ", ")))"
+        }
+        if Names.isNative(action) { return "actions whose name begins with \"native\" cannot be called by URL" }
+        return nil
     }
 }
