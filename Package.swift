@@ -22,7 +22,10 @@ let package = Package(
     ],
     targets: [
         // The library: zero dependencies beyond the toolchain.
-        .target(name: "Mediator", path: "Sources/Mediator", swiftSettings: settings),
+        .target(name: "Mediator", dependencies: ["MediatorAtomics"], path: "Sources/Mediator", swiftSettings: settings),
+        // Two C functions (an atomic load and store of a word): the Synchronization module's atomics
+        // need macOS 15 / iOS 18. Internal to the library (imported with `internal import`).
+        .target(name: "MediatorAtomics", path: "Sources/MediatorAtomics"),
         // The reusable command-line layer: any program can expose its mediator like `mediate` does.
         .target(name: "MediatorCommandLine", dependencies: ["Mediator"], path: "Sources/MediatorCommandLine", swiftSettings: settings),
         // Test one module without the others: a call recorder, stubs and a strict mode, on a private mediator.

@@ -31,6 +31,10 @@ public final class Mediator: Sendable {
 
     let state = ReadWriteLock(Registry())
 
+    /// 1 while the registry holds interceptors, observers or redirects, else 0: set with them under
+    /// the lock, read without it by resolved handles, whose calls otherwise take no lock.
+    let intercepting = AtomicWord()
+
     /// How deep mediator calls may nest (counting calls through any mediator, on one thread or
     /// across suspension within a task)
     /// before a call fails with ``MediatorError/Code/callDepthExceeded`` instead of running.

@@ -36,6 +36,30 @@ struct InterceptionChainTests {
             ])
     }
 
+    @Test("An interceptor that is also an observer is told of the calls it intercepted and no others; one that is not is never told")
+    func observingInterceptors() throws {
+        /// An interceptor only: its `callDidFinish` is not a `CallObserver`'s, so it is never called.
+        struct Quiet: Interceptor {
+            let log: InterceptionLog
+            func intercept(_ request: inout CallRequest) throws -> InterceptorDecision {
+                log.note("Quiet intercept \(request.name)")
+                return .proceed
+            }
+            func callDidFinish(_ record: CallRecord) { log.note("Quiet finish \(record.name)") }
+        }
+        let world = try InterceptionWorld()
+        let log = InterceptionLog()
+        world.mediator.addInterceptor(Probe("Scoped", log), scope: .target("Notes"))
+        world.mediator.addInterceptor(Quiet(log: log))
+        _ = try world.mediator.call(target: "Notes", action: "echo")
+        _ = try world.mediator.call(target: "Web", action: "open")
+        #expect(
+            log.events == [
+                "Scoped intercept Notes/echo", "Quiet intercept Notes/echo", "Scoped finish Notes/echo", "Quiet intercept Web/open",
+            ])
+        #expect(log.records.map(\.name) == ["Notes/echo"])
+    }
+
     @Test("An interceptor's change to the params reaches the action, and the next interceptor sees it")
     func paramsRewritten() throws {
         let world = try InterceptionWorld()

@@ -24,7 +24,7 @@ final class InterceptionLog: Sendable {
 }
 
 /// An interceptor that logs what it sees and decides with a closure (by default: proceed).
-struct Probe: Interceptor {
+struct Probe: Interceptor, CallObserver {
     let name: String
     let log: InterceptionLog
     let decide: @Sendable (inout CallRequest) throws -> InterceptorDecision

@@ -26,7 +26,7 @@ final class StressTally: Sendable {
 }
 
 /// An interceptor that stays for the whole run and counts.
-struct CountingInterceptor: Interceptor {
+struct CountingInterceptor: Interceptor, CallObserver {
     let tally: StressTally
     func intercept(_ request: inout CallRequest) throws -> InterceptorDecision {
         tally.intercepted.increment()

@@ -24,8 +24,9 @@ extension Mediator {
         defer { CallDepth.restore(saved) }
         // The hot path: a ready instance and a synchronous body registered against a key of these
         // very types. Everything else goes through the pipeline with the input boxed.
-        if case .readyDeclared(_, let instance, let contract) = resolve(target: key.target, action: key.action, remote: false),
-            let direct = contract.keyed?.direct(Input.self, Output.self)
+        var interception: Interception?
+        if case .readyDeclared(_, let instance, let contract) = resolve(target: key.target, action: key.action, remote: false, interception: &interception),
+            interception == nil, let direct = contract.keyed?.direct(Input.self, Output.self)
         {
             do {
                 return try direct.body(instance, input)

@@ -179,7 +179,7 @@ public struct ActionHandle: Sendable {
         }
         return mediator.interceptedDispatch(
             interception, target: target, action: action, params: params, input: nil, shouldCacheTarget: cache, remote: false, outside: false, url: nil,
-            awaiting: awaiting, pinned: pinned)
+            awaiting: awaiting, first: pinned)
     }
 
     private func outcomeAwaiting(_ run: ActionRun, _ params: Params) async -> Outcome {

@@ -98,16 +98,13 @@ extension Mediator {
         case action(ResolvedTarget, RegisteredAction)
         case missingAction(ResolvedTarget, NotFoundHandler?)
         case missingTarget
-        /// Interceptors, observers or redirects apply: the intercepted pipeline resolves the call
-        /// itself, after the redirect table.
-        case intercepted(Interception)
     }
 
     /// The resolution of `action` in a target's slot (under the read lock).
     @inline(__always)
-    private func resolve(in slot: TargetSlot, action: String, remote: Bool) -> Resolution {
+    private func resolve(in slot: TargetSlot, action: String?, remote: Bool) -> Resolution {
         // A remote call to a local-only action resolves to `.action`, for the caller to refuse.
-        if let found = slot.definition.action(named: action) {
+        if let action, let found = slot.definition.actions[action] {
             if !(remote && found.isLocalOnly) {
                 let instance: any TargetInstance
                 if let cached = slot.cached {
@@ -125,16 +122,23 @@ extension Mediator {
         return .missingAction(slot.resolved, slot.definition.notFound)
     }
 
-    /// Looks the names up under the read lock; `.intercepted` when interceptors, observers or
-    /// redirects apply (unless `intercepting` is false: the intercepted pipeline's own lookups).
+    /// Looks the names up under the read lock; `interception` is set to what intercepts calls
+    /// (interceptors, observers, redirects), read under the same lock, or `nil`.
     @inline(__always)
-    func resolve(target: String, action: String, remote: Bool, intercepting: Bool = true) -> Resolution {
-        // The name is made canonical before the lock, and the registry's fields are read through
+    func resolve(target: String, action: String, remote: Bool, interception: inout Interception?) -> Resolution {
+        resolve(
+            canonicalTarget: Names.canonical(target, as: .target), action: Names.canonical(action, as: .action), remote: remote,
+            interception: &interception)
+    }
+
+    /// The same from the names made canonical (`nil` for a name that is not valid).
+    @inline(__always)
+    func resolve(canonicalTarget: String?, action: String?, remote: Bool, interception: inout Interception?) -> Resolution {
+        // The names are made canonical before the lock, and the registry's fields are read through
         // the pointer one by one: a method call on the registry copied it, retaining all it holds.
-        let name = Names.canonical(target, as: .target)
-        return state.withReadLockInPlace { registry in
-            if intercepting, let interception = registry.pointee.interception { return .intercepted(interception) }
-            guard let name, let slot = registry.pointee.slots[name] else { return .missingTarget }
+        state.withReadLockInPlace { registry in
+            interception = registry.pointee.interception
+            guard let canonicalTarget, let slot = registry.pointee.slots[canonicalTarget] else { return .missingTarget }
             return resolve(in: slot, action: action, remote: remote)
         }
     }
@@ -167,12 +171,15 @@ extension Mediator {
         }
         defer { if !counted { CallDepth.restore(saved) } }
 
-        let resolution = resolve(target: target, action: action, remote: remote)
-        // Tested without binding, so the plain path does not copy the resolution.
-        if case .intercepted = resolution, case .intercepted(let interception) = resolution {
+        let canonicalTarget = Names.canonical(target, as: .target)
+        let canonicalAction = Names.canonical(action, as: .action)
+        var interception: Interception?
+        let resolution = resolve(canonicalTarget: canonicalTarget, action: canonicalAction, remote: remote, interception: &interception)
+        if let interception {
+            // The resolution stands for the call's first stop unless a redirect moves it.
             return interceptedDispatch(
-                interception, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote,
-                outside: outside, url: url, awaiting: awaiting)
+                interception, target: target, action: action, shown: (canonicalTarget ?? target, canonicalAction ?? action), params: params, input: input,
+                shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside, url: url, awaiting: awaiting, first: resolution)
         }
         return proceed(
             resolution, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside,
@@ -220,9 +227,6 @@ extension Mediator {
 
         case .missingTarget:
             return missingTarget(target: target, action: action, params: params, input: input, remote: remote)
-
-        case .intercepted:
-            preconditionFailure("an intercepted call reached the plain pipeline")
         }
     }
 

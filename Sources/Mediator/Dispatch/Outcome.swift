@@ -62,6 +62,13 @@ enum AwaitReason: Sendable {
 }
 
 extension Outcome {
+    /// Whether the call stopped before a step that must be awaited (tested without copying the
+    /// outcome, as a pattern with a binding would).
+    var isSuspended: Bool {
+        if case .suspended = self { return true }
+        return false
+    }
+
     /// The outcome of the whole call: a suspended dispatch goes on, awaiting, with the depth it
     /// was counted at travelling with the task.
     func finished(depth: Int) async -> Outcome {

@@ -11,8 +11,12 @@
 /// Observers are told in the order they were added, on the thread that finished the call, with no
 /// mediator lock held. Every call is reported, including those the URL rules refused, those an
 /// interceptor rejected or answered, and calls made with `perform` that needed `await`.
+///
+/// An ``Interceptor`` that conforms to `CallObserver` too is told of the calls it intercepted, once
+/// each, after its chain's later interceptors (see ``Mediator/addInterceptor(_:scope:priority:)``);
+/// it is not told of other calls unless it is also added with ``Mediator/addObserver(_:)``.
 public protocol CallObserver: Sendable {
-    /// Called once for every finished call.
+    /// Called once for every finished call (for an interceptor: every call it intercepted).
     ///
     /// - Parameter record: the finished call.
     func callDidFinish(_ record: CallRecord)

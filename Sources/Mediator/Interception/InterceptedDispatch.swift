@@ -19,19 +19,20 @@ extension Mediator {
         let outside: Bool
         /// Whether the rest of the call is awaited (a degradation after an await is).
         var awaiting: Bool
-        /// The pairs the call left, oldest first.
-        var route: [String] = []
         /// The interceptors whose `intercept` ran, in order: the first `ranCount` of `ranChain` (the
         /// chain of the call's first stop, shared, not copied), then, after a redirect, `ranLater`.
-        var ranChain: [Interception.Entry] = []
-        var ranCount = 0
+        let ranChain: [Interception.Entry]
+        let ranCount: Int
         var ranLater: [Interception.Entry] = []
+        /// Whether an interceptor that ran observes the end of the call (else, with no observers
+        /// and no `report`, no record is made).
+        var observed: Bool
         let start: UInt64
-        var degraded = false
         /// Called with the record of the finished call (``traceCall``).
-        var report: (@Sendable (CallRecord) -> Void)?
-        /// A handle's own resolution, for the call's first stop when no redirect moves it.
-        var pinned: Resolution?
+        let report: (@Sendable (CallRecord) -> Void)?
+        /// The pairs the call left, oldest first.
+        var route: [String] = []
+        var degraded = false
 
         /// Whether the interceptor with this ID has seen the call (it is told of the end once).
         func hasRun(_ id: UInt64) -> Bool {
@@ -43,31 +44,102 @@ extension Mediator {
     /// around the plain pipeline): the redirect table, the URL rules at each destination, the
     /// destination's interceptor chain, the plain pipeline (resolution, validation, instance, run,
     /// fallbacks), then a degradation, and at the end the interceptors' and observers' reports.
-    /// The call is already counted in ``CallDepth``.
+    /// The call is already counted in ``CallDepth``; `resolved` is its first stop, resolved.
+    ///
+    /// The first stop runs here, with no state beyond the request: a call that no redirect moves,
+    /// that cannot degrade and that no one observes costs its interceptors and nothing more. The
+    /// rest (redirects, later stops, a degradation, the records) goes on in an ``InterceptedCall``.
     func interceptedDispatch(
-        _ interception: Interception, target: String, action: String, params: Params, input: TypedInput?, shouldCacheTarget: Bool,
-        remote: Bool, outside: Bool, url: String?, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil, pinned: Resolution? = nil
+        _ interception: Interception, target: String, action: String, shown: (target: String, action: String)? = nil, params: Params, input: TypedInput?,
+        shouldCacheTarget: Bool, remote: Bool, outside: Bool, url: String?, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil,
+        first resolved: Resolution
     ) -> Outcome {
-        let origin: CallOrigin = remote ? .url(url ?? "") : outside ? .commandLine : .inProcess
-        var request = CallRequest(
-            askedTarget: target, askedAction: action, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), params: params,
-            origin: origin, depth: CallDepth.current)
+        // The names as errors and interceptors show them (canonical when valid), unless the caller
+        // has them already.
+        let shownTarget = shown?.target ?? Names.shown(target, as: .target)
+        let shownAction = shown?.action ?? Names.shown(action, as: .action)
+        var params = params
         var typedInput = input
         if input != nil, case .success(let plain) = plainParams(params, input: input) {
             // Interceptors see a typed key's input as plain values; the action decodes them.
-            request.params = plain
+            params = plain
             typedInput = nil
         }
-        var call = InterceptedCall(
-            interception: interception, firstTarget: request.target, firstAction: request.action, askedParams: request.params, request: request,
-            input: typedInput, shouldCacheTarget: shouldCacheTarget, remote: remote,
-            outside: outside, awaiting: awaiting, start: monotonicNanoseconds(), report: report, pinned: pinned)
-        var outcome = route(&call)
-        if case .suspended = outcome {
-        } else if !interception.redirects.hasFallbacks {
-            return finish(call, outcome)
-        } else {
-            outcome = degraded(&call, outcome, awaiting: awaiting)
+        var request = CallRequest(
+            askedTarget: target, askedAction: action, target: shownTarget, action: shownAction, params: params,
+            origin: remote ? .url(url ?? "") : outside ? .commandLine : .inProcess, depth: CallDepth.current)
+        // The clock is read only if the call may be recorded.
+        let start = interception.records || report != nil ? monotonicNanoseconds() : 0
+        let chain = interception.chain(target: shownTarget, action: shownAction)
+        // What the rest of the call needs, when it needs more than this stop.
+        func call(ran: Int) -> InterceptedCall {
+            InterceptedCall(
+                interception: interception, firstTarget: shownTarget, firstAction: shownAction, askedParams: params, request: request, input: typedInput,
+                shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside, awaiting: awaiting, ranChain: chain, ranCount: ran,
+                observed: chain.prefix(ran).contains { $0.observer != nil }, start: start, report: report)
+        }
+        if let next = interception.redirects.destination(target: shownTarget, action: shownAction) {
+            var moving = call(ran: 0)
+            if let refusal = moved(&moving, to: next.target, next.action) { return ended(&moving, .failed(refusal)) }
+            return ended(&moving, route(&moving))
+        }
+        // The URL rules come first: a refused call never reaches an interceptor.
+        if remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
+            var refused = call(ran: 0)
+            return ended(&refused, .failed(localOnlyError(target: resolvedTarget.name, action: found.name)))
+        }
+        var ran = 0
+        let done: Outcome
+        // Each interceptor in turn, then the plain pipeline; `done` is set once, by whichever ends
+        // the call (an optional outcome tested per interceptor cost a witness call each time).
+        firstStop: do {
+            while ran < chain.count {
+                ran += 1
+                let decision: InterceptorDecision
+                do {
+                    decision = try chain[ran - 1].interceptor.intercept(&request)
+                } catch {
+                    done = .failed(rejectedError(error, by: chain[ran - 1].interceptor, request))
+                    break firstStop
+                }
+                // An interceptor may not rename the call by changing the request (it cannot set the
+                // names, but it can put another request in its place): only by a redirect.
+                request.target = shownTarget
+                request.action = shownAction
+                switch decision {
+                case .proceed:
+                    continue
+                case .answer(let value):
+                    done = .answered(value)
+                    break firstStop
+                case .redirect(let newTarget, let newAction):
+                    var moving = call(ran: ran)
+                    if let refusal = moved(&moving, to: Names.shown(newTarget, as: .target), Names.shown(newAction, as: .action)) {
+                        return ended(&moving, .failed(refusal))
+                    }
+                    return ended(&moving, route(&moving))
+                }
+            }
+            done = proceed(
+                resolved, target: shownTarget, action: shownAction, params: request.params, input: typedInput, shouldCacheTarget: shouldCacheTarget,
+                remote: remote, outside: outside, awaiting: awaiting)
+        }
+        if report == nil, !interception.redirects.hasFallbacks,
+            !interception.records || (interception.observers.isEmpty && !chain.prefix(ran).contains { $0.observer != nil })
+        {
+            return done
+        }
+        var ending = call(ran: ran)
+        return ended(&ending, done)
+    }
+
+    /// The end of an intercepted call: a degradation, if the call failed and its target degrades,
+    /// then the records; for a call that must await, all of that after the await.
+    private func ended(_ call: inout InterceptedCall, _ outcome: Outcome) -> Outcome {
+        var outcome = outcome
+        if !outcome.isSuspended {
+            if call.interception.redirects.hasFallbacks { outcome = degraded(&call, outcome, awaiting: call.awaiting) }
+            if !outcome.isSuspended { return finish(call, outcome) }
         }
         guard case .suspended(let suspension) = outcome else { return finish(call, outcome) }
         // The rest of the call awaits: its end (a degradation, the reports) goes with it; a
@@ -87,59 +159,56 @@ extension Mediator {
             ))
     }
 
-    /// Redirects, URL rules, interceptors, then the plain pipeline, hop after hop.
+    /// The stops after the first, hop after hop: the redirect table, then the stop.
     private func route(_ call: inout InterceptedCall) -> Outcome {
         while true {
-            // The names of this stop, copied alone (a copy of the whole request retains all it holds).
-            let target = call.request.target
-            let action = call.request.action
-            if let next = call.interception.redirects.destination(target: target, action: action) {
+            if let next = call.interception.redirects.destination(target: call.request.target, action: call.request.action) {
                 if let refusal = moved(&call, to: next.target, next.action) { return .failed(refusal) }
                 continue
             }
-            let resolved: Resolution
-            if let pinned = call.pinned, call.route.isEmpty {
-                resolved = pinned
-            } else {
-                resolved = resolve(target: target, action: action, remote: call.remote, intercepting: false)
+            var ignored: Interception?
+            let resolved = resolve(target: call.request.target, action: call.request.action, remote: call.remote, interception: &ignored)
+            if let outcome = stop(&call, resolved) { return outcome }
+        }
+    }
+
+    /// A stop after the first, resolved: the URL rules, the stop's interceptors (each is told of
+    /// the end once, however many stops it saw), then the plain pipeline; `nil` when an
+    /// interceptor moved the call on.
+    private func stop(_ call: inout InterceptedCall, _ resolved: Resolution) -> Outcome? {
+        // The names of this stop, copied alone (a copy of the whole request retains all it holds).
+        let target = call.request.target
+        let action = call.request.action
+        if call.remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
+            return .failed(localOnlyError(target: resolvedTarget.name, action: found.name))
+        }
+        let chain = call.interception.chain(target: target, action: action)
+        var decision = InterceptorDecision.proceed
+        for index in chain.indices {
+            // Every stop runs its whole chain: a guard is asked about each destination.
+            if !call.hasRun(chain[index].id) {
+                call.ranLater.append(chain[index])
+                if chain[index].observer != nil { call.observed = true }
             }
-            call.pinned = nil
-            // The URL rules come first: a refused call never reaches an interceptor.
-            if call.remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
-                return .failed(localOnlyError(target: resolvedTarget.name, action: found.name))
+            do {
+                decision = try chain[index].interceptor.intercept(&call.request)
+            } catch {
+                return .failed(rejectedError(error, by: chain[index].interceptor, call.request))
             }
-            let chain = call.interception.chain(target: target, action: action)
-            var decision = InterceptorDecision.proceed
-            let first = call.route.isEmpty
-            if first { call.ranChain = chain }
-            for index in chain.indices {
-                // Every stop runs its whole chain (a guard is asked about each destination); each
-                // interceptor is told of the end once.
-                if first {
-                    call.ranCount = index + 1
-                } else if !call.hasRun(chain[index].id) {
-                    call.ranLater.append(chain[index])
-                }
-                do {
-                    decision = try chain[index].interceptor.intercept(&call.request)
-                } catch {
-                    return .failed(rejectedError(error, by: chain[index].interceptor, call.request))
-                }
-                // An interceptor may not rename the call by changing the request: only by a redirect.
-                call.request.target = target
-                call.request.action = action
-                guard case .proceed = decision else { break }
-            }
-            switch decision {
-            case .proceed:
-                return proceed(
-                    resolved, target: target, action: action, params: call.request.params, input: call.input, shouldCacheTarget: call.shouldCacheTarget,
-                    remote: call.remote, outside: call.outside, awaiting: call.awaiting)
-            case .answer(let value):
-                return .answered(value)
-            case .redirect(let newTarget, let newAction):
-                if let refusal = moved(&call, to: Names.shown(newTarget, as: .target), Names.shown(newAction, as: .action)) { return .failed(refusal) }
-            }
+            call.request.target = target
+            call.request.action = action
+            guard case .proceed = decision else { break }
+        }
+        switch decision {
+        case .proceed:
+            return proceed(
+                resolved, target: target, action: action, params: call.request.params, input: call.input, shouldCacheTarget: call.shouldCacheTarget,
+                remote: call.remote, outside: call.outside, awaiting: call.awaiting)
+        case .answer(let value):
+            return .answered(value)
+        case .redirect(let newTarget, let newAction):
+            if let refusal = moved(&call, to: Names.shown(newTarget, as: .target), Names.shown(newAction, as: .action)) { return .failed(refusal) }
+            return nil
         }
     }
 
@@ -226,8 +295,12 @@ extension Mediator {
 
     /// The end of a call: its error told where the call ended, then the record to the interceptors
     /// that ran (last first), the observers (in order) and `report`.
-    private func finish(_ call: InterceptedCall, _ outcome: Outcome) -> Outcome {
-        var outcome = outcome
+    private func finish(_ call: InterceptedCall, _ given: consuming Outcome) -> Outcome {
+        let interception = call.interception
+        guard call.observed || !interception.observers.isEmpty || call.report != nil || !call.route.isEmpty else {
+            return given
+        }
+        var outcome = given
         let result: Result<(any Sendable)?, MediatorError>
         switch outcome {
         case .answered(let value):
@@ -246,8 +319,7 @@ extension Mediator {
         case .suspended(let suspension):
             result = .failure(asyncActionError(suspension))
         }
-        let interception = call.interception
-        guard call.ranCount > 0 || !call.ranLater.isEmpty || !interception.observers.isEmpty || call.report != nil else { return outcome }
+        guard call.observed || !interception.observers.isEmpty || call.report != nil else { return outcome }
         let elapsed = monotonicNanoseconds() &- call.start
         let asked = CallRequest(
             askedTarget: call.request.askedTarget, askedAction: call.request.askedAction, target: call.firstTarget, action: call.firstAction,
@@ -255,8 +327,8 @@ extension Mediator {
         let record = CallRecord(
             request: asked, target: call.request.target, action: call.request.action, redirectedFrom: call.route, result: result,
             startTime: wallClockSeconds() - Double(elapsed) / 1e9, durationNanoseconds: elapsed)
-        for index in call.ranLater.indices.reversed() { call.ranLater[index].interceptor.callDidFinish(record) }
-        for index in (0..<call.ranCount).reversed() { call.ranChain[index].interceptor.callDidFinish(record) }
+        for index in call.ranLater.indices.reversed() { call.ranLater[index].observer?.callDidFinish(record) }
+        for index in (0..<call.ranCount).reversed() { call.ranChain[index].observer?.callDidFinish(record) }
         for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
         call.report?(record)
         return outcome

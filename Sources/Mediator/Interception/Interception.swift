@@ -3,11 +3,24 @@
 /// table. The registry holds `nil` when there is none of them, so plain dispatch pays one check.
 final class Interception: Sendable {
     /// An interceptor as added, with what orders it.
-    struct Entry: Sendable {
+    /// A class, so that a chain's entries are shared by reference: a call reads them without
+    /// copying an interceptor, an observer and a scope each.
+    final class Entry: Sendable {
         let interceptor: any Interceptor
         let scope: InterceptorScope
         let priority: Int
         let id: UInt64
+        /// The interceptor as an observer, when it is one: told of the end of the calls it
+        /// intercepted. Found when the interceptor is added, so a call does not cast.
+        let observer: (any CallObserver)?
+
+        init(interceptor: any Interceptor, scope: InterceptorScope, priority: Int, id: UInt64) {
+            self.interceptor = interceptor
+            self.scope = scope
+            self.priority = priority
+            self.id = id
+            observer = interceptor as? any CallObserver
+        }
     }
 
     /// A target's chains: for each action some entry names, and for the target's other actions.
@@ -18,6 +31,8 @@ final class Interception: Sendable {
 
     let entries: [Entry]
     let observers: [(id: UInt64, observer: any CallObserver)]
+    /// Whether a call may need a record: there are observers, or an interceptor that observes.
+    let records: Bool
     let redirects: RedirectTable
     /// The chain of every call when no entry is scoped, and of the targets no entry names.
     let global: [Entry]
@@ -30,6 +45,7 @@ final class Interception: Sendable {
         let ordered = entries.sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.id < $1.id }
         self.entries = ordered
         self.observers = observers
+        records = !observers.isEmpty || ordered.contains { $0.observer != nil }
         self.redirects = redirects
         global = ordered.filter { $0.scope.kind == .all }
         var scoped: [String: TargetChains] = [:]

@@ -3,7 +3,9 @@
 /// line, and calls actions make to each other.
 ///
 /// Before the call, ``intercept(_:)`` may change the params, answer the call itself, redirect it,
-/// or throw to reject it; after, ``callDidFinish(_:)`` sees the outcome and the time it took.
+/// or throw to reject it. An interceptor that also wants the outcome and the time the call took
+/// conforms to ``CallObserver`` as well: its ``CallObserver/callDidFinish(_:)`` then runs after
+/// each call it intercepted (and only those). One that does not costs no record of the call.
 ///
 /// ```swift
 /// struct RequireLogin: Interceptor {
@@ -18,8 +20,8 @@
 /// ```
 ///
 /// Interceptors run in order of ``Mediator/addInterceptor(_:scope:priority:)``'s `priority`
-/// (higher first), then in the order they were added; ``callDidFinish(_:)`` runs in the reverse
-/// order, as nested middleware would. They run on the caller's thread with no mediator lock held,
+/// (higher first), then in the order they were added; the ``CallObserver/callDidFinish(_:)`` of
+/// those that observe runs in the reverse order, as nested middleware would. They run on the caller's thread with no mediator lock held,
 /// so they may call the mediator (those calls are intercepted too and count toward
 /// ``Mediator/maximumCallDepth``). `intercept` is synchronous, so a synchronous call stays
 /// synchronous; an async call runs it before it awaits.
@@ -39,22 +41,11 @@ public protocol Interceptor: Sendable {
     /// - Parameter request: the call; its params may be changed.
     /// - Returns: what to do with the call.
     func intercept(_ request: inout CallRequest) throws -> InterceptorDecision
-
-    /// Runs after every call ``intercept(_:)`` passed on or answered: the outcome, where the call
-    /// ended up and how long it took. By default it does nothing.
-    ///
-    /// - Parameter record: the finished call.
-    func callDidFinish(_ record: CallRecord)
 }
 
 extension Interceptor {
     /// The type's name.
     public var name: String { String(describing: Self.self) }
-
-    /// Does nothing.
-    ///
-    /// - Parameter record: the finished call (unused).
-    public func callDidFinish(_ record: CallRecord) {}
 }
 
 /// What an interceptor decides about a call.

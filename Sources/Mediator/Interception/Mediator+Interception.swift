@@ -121,7 +121,11 @@ extension Mediator {
     /// What intercepts calls, if anything: a resolved handle's calls then go through the
     /// intercepted pipeline, starting from the handle's own resolution.
     var currentInterception: Interception? {
-        state.withReadLock { $0.interception }
+        // Nothing intercepts calls, most of the time: then no lock is taken. A change made
+        // meanwhile by another thread orders this call before it, as the lock would have.
+        guard intercepting.load() != 0 else { return nil }
+        // Read in place: a read of the registry as a value copied it, retaining all it holds.
+        return state.withReadLockInPlace { $0.pointee.interception }
     }
 
     /// Applies a change to what `interception` is built from, rebuilds it, and releases the old
@@ -134,6 +138,7 @@ extension Mediator {
             let result = change(&registry, &parts)
             old = registry.interception
             registry.interception = Interception.built(from: parts)
+            intercepting.store(registry.interception == nil ? 0 : 1)
             return result
         }
         _ = old

@@ -54,10 +54,11 @@ extension Mediator {
             return .failed(callDepthExceededError(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action)))
         }
         defer { CallDepth.restore(saved) }
-        let interception = state.withReadLock { $0.interception }
+        var interception: Interception?
+        let resolution = resolve(target: target, action: action, remote: false, interception: &interception)
         return interceptedDispatch(
             interception ?? Self.noInterception, target: target, action: action, params: params, input: nil, shouldCacheTarget: shouldCacheTarget,
-            remote: false, outside: false, url: nil, awaiting: awaiting, report: report)
+            remote: false, outside: false, url: nil, awaiting: awaiting, report: report, first: resolution)
     }
 
     /// What a traced call goes through when nothing intercepts calls.
