@@ -15,12 +15,12 @@ struct RouteSpec: Sendable {
 }
 
 /// A route spec, briefly: `route("/user/:id", "user")`.
-func route(_ pattern: String, _ label: String, priority: Int = 0) -> RouteSpec {
+private func route(_ pattern: String, _ label: String, priority: Int = 0) -> RouteSpec {
     RouteSpec(pattern: pattern, label: label, priority: priority)
 }
 
 /// A trie of `specs`, registered in order.
-func makeRouteTrie(_ specs: [RouteSpec]) throws -> RouteTrie<String> {
+private func makeRouteTrie(_ specs: [RouteSpec]) throws -> RouteTrie<String> {
     var builder = RouteTrieBuilder<String>()
     for spec in specs { try builder.add(spec.pattern, payload: spec.label, priority: spec.priority) }
     return builder.build()
@@ -28,7 +28,7 @@ func makeRouteTrie(_ specs: [RouteSpec]) throws -> RouteTrie<String> {
 
 /// A path split the way the URL reader will hand it over: on `/`, one leading and one trailing
 /// empty segment dropped, empty segments in between kept.
-func routeSegments(_ path: String) -> [Substring] {
+private func routeSegments(_ path: String) -> [Substring] {
     var segments = path.split(separator: "/", omittingEmptySubsequences: false)
     if segments.first?.isEmpty == true { segments.removeFirst() }
     if segments.last?.isEmpty == true { segments.removeLast() }
@@ -50,6 +50,7 @@ struct RouteMatchCase: Sendable, CustomTestStringConvertible {
     /// The wildcard's segments, `nil` when the winner has no wildcard.
     let rest: [String]?
 
+    /// The row's name, shown for each test case.
     var testDescription: String { name }
 
     /// A row expecting `expected` with these captures.
@@ -71,7 +72,7 @@ private func longPath(_ count: Int) -> String { (0..<count).map { "/s\($0)" }.jo
 // MARK: - Matching table
 
 /// The matching rules, row by row.
-let routeMatchCases: [RouteMatchCase] = [
+private let routeMatchCases: [RouteMatchCase] = [
     // Literals
     .init("a literal route matches its own path", [route("/user/me", "me")], "/user/me", "me"),
     .init("a literal does not match another literal", [route("/user/me", "me")], "/user/you", nil),

@@ -18,6 +18,7 @@ private struct SplitMix64: RandomNumberGenerator {
     /// A generator starting from `seed`.
     init(seed: UInt64) { state = seed }
 
+    /// The next 64 random bits.
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -57,6 +58,7 @@ private struct Outcome: Equatable, CustomStringConvertible {
     /// The wildcard's segments.
     let rest: [[UInt8]]?
 
+    /// The outcome on one line, for failure messages.
     var description: String {
         let parameters = self.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\(String(decoding: $0.value, as: UTF8.self))" }
         let rest = self.rest.map { " *=" + $0.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|") } ?? ""

@@ -5,7 +5,8 @@
 /// - A path of segments split on `/`; the leading `/` is optional and one trailing `/` is dropped.
 ///   `/` and the empty text are the pattern of zero segments (the empty path).
 /// - A literal segment matches the same bytes (UTF-8, byte for byte: no case folding, no Unicode
-///   normalisation). It must not contain `:` or `*`.
+///   normalisation) against the already percent-decoded path segment, so it is written decoded
+///   (`/a b`, not `/a%20b`). It must not contain `:` or `*`.
 /// - `:name` matches one non-empty segment and captures it as the parameter `name` (ASCII letters,
 ///   digits and `_`, starting with a letter or `_`).
 /// - `:name<type>` also requires the segment to be of a ``RoutePlaceholderType``: `int`, `uuid` or
@@ -189,6 +190,7 @@ private enum GroupParser {
     static func parse(_ bytes: [UInt8], fail: (RouteError.Problem) -> RouteError) throws -> [Item] {
         var stack: [[Item]] = [[]]
         var text: [UInt8] = []
+        /// Ends the current run of text, adding it to the innermost open group.
         func flushText() {
             if !text.isEmpty { stack[stack.count - 1].append(.text(text)) }
             text = []
@@ -326,10 +328,12 @@ struct RouteLiteral: Hashable, Sendable {
         self.text = text.wholeSubstring
     }
 
+    /// Equal when the UTF-8 bytes are equal.
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.text.utf8.count == rhs.text.utf8.count && lhs.text.utf8.elementsEqual(rhs.text.utf8)
     }
 
+    /// Hashes the UTF-8 bytes, consistently with `==`.
     func hash(into hasher: inout Hasher) {
         // Both paths hash the same bytes the same way, so equal keys hash equally.
         if text.utf8.withContiguousStorageIfAvailable({ hasher.combine(bytes: UnsafeRawBufferPointer($0)) }) == nil {
@@ -385,6 +389,7 @@ struct RouteError: Error, Equatable, CustomStringConvertible {
     /// What is wrong with it.
     let problem: Problem
 
+    /// `route "<pattern>": <problem>`, on one line.
     var description: String {
         "route \"\(oneLine(pattern, limit: 200))\": " + problemText
     }
@@ -425,11 +430,13 @@ protocol RouteSegmentText: StringProtocol {
     var wholeSubstring: Substring { get }
 }
 
+/// A `String` path segment.
 extension String: RouteSegmentText {
     /// The whole string as a `Substring`.
     var wholeSubstring: Substring { self[...] }
 }
 
+/// A `Substring` path segment, as split from a path.
 extension Substring: RouteSegmentText {
     /// The substring itself.
     var wholeSubstring: Substring { self }
