@@ -120,8 +120,10 @@ extension Mediator {
                     return ended(&moving, route(&moving))
                 }
             }
+            // The names as the caller wrote them, as the plain pipeline passes them: its errors,
+            // a target's notFound and the global fallback see what was asked.
             done = proceed(
-                resolved, target: shownTarget, action: shownAction, params: request.params, input: typedInput, shouldCacheTarget: shouldCacheTarget,
+                resolved, target: target, action: action, params: request.params, input: typedInput, shouldCacheTarget: shouldCacheTarget,
                 remote: remote, outside: outside, awaiting: awaiting)
         }
         if report == nil, !interception.redirects.hasFallbacks,
