@@ -67,7 +67,10 @@ final class ActionContract: Sendable {
         }
         if refuseUndeclared {
             var undeclared: String?
-            for (key, value) in params.values where !declaredNames.contains(key) && !isNil(value) && undeclared.map({ key < $0 }) ?? true {
+            // The keys a routed call's params carry for every action (`@route`, `@url`, ...) are
+            // never undeclared: no action has to declare them.
+            for (key, value) in params.values
+            where !declaredNames.contains(key) && !URLRoute.reservedKeys.contains(key) && !isNil(value) && undeclared.map({ key < $0 }) ?? true {
                 undeclared = key
             }
             if let key = undeclared {

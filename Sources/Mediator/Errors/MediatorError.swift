@@ -84,6 +84,15 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         /// A redirect table (set in code or read from JSON) is malformed; the reason names the
         /// entry.
         public static let invalidRedirect = Code(rawValue: "invalidRedirect")
+        /// A URL route pattern is malformed (``Mediator/route(_:to:action:scheme:priority:replacing:)``
+        /// or a route table); the reason names the pattern and what is wrong with it.
+        public static let invalidRoute = Code(rawValue: "invalidRoute")
+        /// A route matches exactly the URLs of a route already registered for the same scheme;
+        /// the reason names both patterns. Register with `replacing: true` to replace it.
+        public static let duplicateRoute = Code(rawValue: "duplicateRoute")
+        /// A URL matched no route, is not of the form `scheme://Target/action`, and no
+        /// ``Mediator/unmatchedURLHandler`` answered it; the reason quotes the URL's path.
+        public static let routeNotFound = Code(rawValue: "routeNotFound")
     }
 
     /// The kind of failure.
@@ -105,7 +114,7 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// The error thrown by the action, factory or fallback, for ``Code/actionFailed``.
     public let underlying: (any Error)?
     /// What went wrong, in words, without the target and action prefix.
-    public let reason: String
+    public internal(set) var reason: String
     /// The mediator refused a URL call before anything ran (open(_:completion:) does not call back).
     var isURLRefusal = false
     /// The `Target/action` pairs the call was redirected from before it failed at ``target`` and

@@ -49,6 +49,12 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
         var name: String { "\(target)/\(action)" }
     }
 
+    /// Whether calls to `target`/`action` (canonical names) go elsewhere: a redirect of the pair or
+    /// of the target, or a degradation of the target.
+    func redirects(target: String, action: String) -> Bool {
+        actions[Destination(target: target, action: action)] != nil || targets[target] != nil || fallbacks[target] != nil
+    }
+
     /// An empty table: every call goes where it is asked.
     public init() {}
 

@@ -9,6 +9,10 @@ struct Registry {
     /// Interceptors, observers and redirects, as dispatch reads them; `nil` when there are none.
     /// One reference, so that the registry stays cheap to copy.
     var interception: Interception?
+    /// The deep-link routes, by scheme.
+    var routes = RouteTable()
+    /// What answers URLs no route matches and no registered action answers.
+    var unmatchedURLHandler: UnmatchedURLHandler?
     /// The last ID given to an interceptor or observer (IDs are never reused).
     var lastInterceptionID: UInt64 = 0
     /// The number of the last registration: each new slot gets the next one.

@@ -22,30 +22,22 @@ enum URLParser {
         if byteCount > policy.maximumLength {
             return .failure(invalid(url, "it is \(byteCount) bytes long, over the limit of \(policy.maximumLength)"))
         }
-        return withBytes(url) { bytes in parseHead(bytes, url: url) }
+        return withBytes(url) { bytes in parseHead(bytes, url: url, allowsEmptyAuthority: policy.allowsEmptyAuthority) }
     }
 
-    private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, url: String) -> Result<CallURL, MediatorError> {
+    private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, url: String, allowsEmptyAuthority: Bool) -> Result<CallURL, MediatorError> {
         // The fragment is ignored: everything from the first "#".
         let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
-
-        // scheme "://"
-        guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")),
-            colon + 2 < end,
-            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
-        else {
-            return .failure(invalid(url, "it is not a URL (no \"scheme://\")"))
+        let scheme: String
+        switch parseScheme(bytes, end: end, url: url) {
+        case .success(let parsed): scheme = parsed
+        case .failure(let error): return .failure(error)
         }
-        let schemeBytes = bytes[0..<colon]
-        guard let first = schemeBytes.first, isLetter(first),
-            schemeBytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
-        else {
-            return .failure(invalid(url, "the scheme must be a letter followed by letters, digits, \"+\", \"-\" or \".\""))
-        }
-        let scheme = String(decoding: schemeBytes, as: UTF8.self).lowercased()
 
         // Target: up to the first "/" or "?".
-        let targetStart = colon + 3
+        var targetStart = scheme.utf8.count + 3
+        // `scheme:///Target/action`, when the policy accepts an empty authority.
+        if allowsEmptyAuthority, targetStart < end, bytes[targetStart] == UInt8(ascii: "/") { targetStart += 1 }
         var index = targetStart
         while index < end, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") { index += 1 }
         let targetEnd = index
@@ -85,14 +77,20 @@ enum URLParser {
     /// The query of a parsed URL as params: values are strings, a repeated key collects its
     /// values in order into `[String]`, a key without `=` has the value `""`.
     static func parseQuery(_ url: String, _ parsed: CallURL, policy: URLPolicy) -> Result<Params, MediatorError> {
-        guard !parsed.query.isEmpty else { return .success(Params()) }
+        parseQuery(url, range: parsed.query, target: parsed.target, action: parsed.action, policy: policy)
+    }
+
+    /// The query at `range` of `url` as params, as ``parseQuery(_:_:policy:)``; `target` and
+    /// `action` name the call in errors (`nil` when the URL names no call).
+    static func parseQuery(_ url: String, range: Range<Int>, target: String?, action: String?, policy: URLPolicy) -> Result<Params, MediatorError> {
+        guard !range.isEmpty else { return .success(Params()) }
         return withBytes(url) { bytes in
-            parseQuery(bytes[parsed.query], url: url, target: parsed.target, action: parsed.action, limit: policy.maximumQueryItems)
+            parseQuery(bytes[range], url: url, target: target, action: action, limit: policy.maximumQueryItems, plusAsSpace: policy.decodesPlusAsSpace)
         }
     }
 
     private static func parseQuery(
-        _ query: Slice<UnsafeBufferPointer<UInt8>>, url: String, target: String, action: String, limit: Int
+        _ query: Slice<UnsafeBufferPointer<UInt8>>, url: String, target: String?, action: String?, limit: Int, plusAsSpace: Bool
     ) -> Result<Params, MediatorError> {
         // Sized up front: growing a dictionary rehashes every key it holds.
         var values: [String: any Sendable] = Dictionary(minimumCapacity: min(limit, query.count(where: { $0 == UInt8(ascii: "&") }) + 1))
@@ -116,15 +114,20 @@ enum URLParser {
                 return .failure(invalid(url, "a query item has an empty key", target: target, action: action))
             }
             let key: String
-            switch percentDecode(rawKey) {
+            switch percentDecode(rawKey, plusAsSpace: plusAsSpace) {
             case .success(let decoded): key = decoded
             case .failure(let problem):
                 let shown = String(decoding: rawKey, as: UTF8.self)
                 return .failure(
                     invalid(url, "the query key \"\(MediatorError.shortened(shown))\" has \(problem)", target: target, action: action, parameter: shown))
             }
+            // The mediator's own keys in a routed call: a link must not forge them.
+            if key.utf8.first == UInt8(ascii: "@"), URLRoute.reservedKeys.contains(key) {
+                return .failure(
+                    invalid(url, "the query key \"\(key)\" is reserved for the mediator", target: target, action: action, parameter: key))
+            }
             let value: String
-            switch percentDecode(rawValue) {
+            switch percentDecode(rawValue, plusAsSpace: plusAsSpace) {
             case .success(let decoded): value = decoded
             case .failure(let problem):
                 return .failure(
@@ -155,9 +158,10 @@ enum URLParser {
         }
     }
 
-    /// `%XX` decoded (two hex digits), `+` kept as `+`, the result checked to be UTF-8.
-    static func percentDecode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Result<String, DecodingProblem> {
-        guard bytes.contains(UInt8(ascii: "%")) else {
+    /// `%XX` decoded (two hex digits), `+` kept as `+` (or made a space with `plusAsSpace`), the
+    /// result checked to be UTF-8.
+    static func percentDecode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, plusAsSpace: Bool = false) -> Result<String, DecodingProblem> {
+        guard bytes.contains(UInt8(ascii: "%")) || (plusAsSpace && bytes.contains(UInt8(ascii: "+"))) else {
             // Cut at ASCII delimiters from a valid String: still valid UTF-8.
             return .success(String(decoding: bytes, as: UTF8.self))
         }
@@ -167,7 +171,7 @@ enum URLParser {
         while index < bytes.endIndex {
             let byte = bytes[index]
             guard byte == UInt8(ascii: "%") else {
-                decoded.append(byte)
+                decoded.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
                 index += 1
                 continue
             }
@@ -226,11 +230,11 @@ enum URLParser {
         }
     }
 
-    private static func isLetter(_ byte: UInt8) -> Bool {
+    static func isLetter(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool {
+    static func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 }

@@ -21,6 +21,26 @@ public struct URLPolicy: Sendable, Equatable {
     /// The most query items accepted. Parsing stops at the first item past the limit.
     public var maximumQueryItems: Int
 
+    /// Whether `+` in a query key or value means a space, as in HTML form encoding and JLRoutes
+    /// (`?q=a+b` gives `"a b"`; `%2B` is always `+`). Off by default: in RFC 3986 a `+` is a
+    /// `+`, and links that carry phone numbers or signed values (`?tel=+4930...`) rely on it.
+    /// The path is never form-decoded.
+    public var decodesPlusAsSpace = false
+    /// Whether the target named in the host of a `scheme://Target/action` URL is found ignoring
+    /// ASCII case (`myapp://notes/get` reaches `Notes`): RFC 3986 hosts are case-insensitive,
+    /// and mail clients and proxies lowercase them. An exact match is always preferred; a name
+    /// that matches several targets ignoring case is refused as `invalidURL`. When routes are
+    /// registered and none matches a custom-scheme URL whose host has capitals, the host is
+    /// lowercased and matched once more, so write the host part of a route in lowercase. Off by
+    /// default: names are otherwise compared byte for byte everywhere, and the allow-list and
+    /// redirects see the registered name, not the URL's spelling.
+    public var matchesHostIgnoringCase = false
+    /// Whether a URL may have an empty authority, `myapp:///Target/action`, read as
+    /// `myapp://Target/action` (and, for routes, as the path `/Target/action`). Off by default:
+    /// `scheme:///` is what a link builder writes when the host it meant to insert was empty,
+    /// so by default it is refused as `invalidURL` rather than guessed at.
+    public var allowsEmptyAuthority = false
+
     /// The default maximum URL length: 64 KiB.
     public static let defaultMaximumLength = 65_536
     /// The default maximum number of query items: 1,024.
@@ -40,12 +60,23 @@ public struct URLPolicy: Sendable, Equatable {
     ///   - allowedTargets: the targets URL calls may reach (short or full names), or `nil` for all.
     ///   - maximumLength: the longest URL accepted, in UTF-8 bytes.
     ///   - maximumQueryItems: the most query items accepted.
+    ///   - decodesPlusAsSpace: whether `+` in the query means a space (``decodesPlusAsSpace``).
+    ///   - matchesHostIgnoringCase: whether the host's target is found ignoring ASCII case
+    ///     (``matchesHostIgnoringCase``).
+    ///   - allowsEmptyAuthority: whether `scheme:///Target/action` is accepted
+    ///     (``allowsEmptyAuthority``).
     public init(
         allowedSchemes: Set<String>? = nil,
         allowedTargets: Set<String>? = nil,
         maximumLength: Int = URLPolicy.defaultMaximumLength,
-        maximumQueryItems: Int = URLPolicy.defaultMaximumQueryItems
+        maximumQueryItems: Int = URLPolicy.defaultMaximumQueryItems,
+        decodesPlusAsSpace: Bool = false,
+        matchesHostIgnoringCase: Bool = false,
+        allowsEmptyAuthority: Bool = false
     ) {
+        self.decodesPlusAsSpace = decodesPlusAsSpace
+        self.matchesHostIgnoringCase = matchesHostIgnoringCase
+        self.allowsEmptyAuthority = allowsEmptyAuthority
         self.allowedSchemes = allowedSchemes.map { Set($0.map { $0.lowercased() }) }
         self.allowedTargets = allowedTargets.map(Self.canonicalTargets)
         self.maximumLength = maximumLength

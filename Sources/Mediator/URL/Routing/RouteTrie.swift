@@ -308,6 +308,17 @@ struct RouteTrieBuilder<Payload: Sendable> {
         return overlapping.sorted().compactMap { routes[$0]?.pattern.text }
     }
 
+    /// The number of routes added and not removed.
+    var count: Int { routes.count }
+
+    /// Removes the route that matches exactly the URLs `pattern` matches (whatever its parameter
+    /// names); `false` when there is none or `pattern` is malformed.
+    mutating func remove(_ pattern: String) -> Bool {
+        guard let parsed = try? RoutePattern(parsing: pattern), let order = byShape[parsed.shape], let route = routes[order] else { return false }
+        remove(route)
+        return true
+    }
+
     /// Forgets `route`.
     private mutating func remove(_ route: RouteTrie<Payload>.Route) {
         let shape = route.pattern.shape

@@ -1,0 +1,220 @@
+// MARK: - Deep-link routes
+
+extension Mediator {
+    /// Routes URLs whose path matches `pattern` to `target`/`action`: JLRoutes' syntax, with
+    /// typed placeholders.
+    ///
+    /// ```swift
+    /// try mediator.route("/user/:id<int>(/:tab)", to: "Accounts", action: "profile")
+    /// try mediator.route("/files/*", to: "Files", action: "open", scheme: "myapp")
+    /// mediator.open("myapp://user/42/posts")   // Accounts/profile, params id "42", tab "posts"
+    /// ```
+    ///
+    /// For a custom scheme the host is the first segment of the path (`myapp://user/42` is
+    /// `/user/42`); for `http` and `https` the host is the server and only the path is matched.
+    /// A routed call is a URL call: every URL rule applies to the route's destination, and an
+    /// action declared local-only is refused when the URL is opened (a route may be added before
+    /// its target is registered). The syntax, the precedence between routes and how params are
+    /// merged are in <doc:DeepLinkRoutes>.
+    ///
+    /// - Parameters:
+    ///   - pattern: the pattern, such as `/user/:id<int>/profile`.
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - scheme: the one scheme the route is for (compared ignoring case), or `nil` (the
+    ///     default) for every scheme. A scheme's own routes are tried before those for every scheme.
+    ///   - priority: decides between routes that match the same URL: the higher wins, before any
+    ///     precedence between segment kinds (default 0).
+    ///   - replacing: replace a route of the same scheme that matches exactly the same URLs,
+    ///     instead of refusing it as `duplicateRoute`.
+    /// - Throws: ``MediatorError`` with code `invalidRoute` (naming the pattern and what is wrong
+    ///   with it), `duplicateRoute` (naming the route already there), `invalidName`, or
+    ///   `forbidden` (an action named `native...`, which no URL may reach).
+    public func route(
+        _ pattern: String, to target: String, action: String, scheme: String? = nil, priority: Int = 0, replacing: Bool = false
+    ) throws(MediatorError) {
+        try addRoutes([URLRoute(pattern, target: target, action: action, scheme: scheme, priority: priority)], replacing: replacing)
+    }
+
+    /// Adds routes, all or none: when one is refused, none is added and the error names it.
+    ///
+    /// ```swift
+    /// try mediator.addRoutes([
+    ///     URLRoute("/notes/:id<int>", target: "Notes", action: "get"),
+    ///     URLRoute("/notes/tag/:tag", target: "Notes", action: "list"),
+    /// ])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - routes: the routes, as ``route(_:to:action:scheme:priority:replacing:)`` takes them.
+    ///   - replacing: replace routes that match exactly the same URLs, instead of refusing them.
+    /// - Throws: as ``route(_:to:action:scheme:priority:replacing:)``; the reason begins with the
+    ///   route's position when there are several (`route 3 of 12: ...`).
+    public func addRoutes(_ routes: [URLRoute], replacing: Bool = false) throws(MediatorError) {
+        var checked: [(route: URLRoute, destination: RouteDestination, scheme: String)] = []
+        checked.reserveCapacity(routes.count)
+        for (index, route) in routes.enumerated() {
+            do throws(MediatorError) {
+                checked.append(try Self.checked(route))
+            } catch {
+                throw routes.count > 1 ? error.prefixed("route \(index + 1) of \(routes.count): ") : error
+            }
+        }
+        var old: RouteSnapshot?
+        try state.withLock { registry throws(MediatorError) in
+            var table = registry.routes
+            for (index, entry) in checked.enumerated() {
+                do throws(MediatorError) {
+                    try table.add(entry.route, destination: entry.destination, schemeKey: entry.scheme, replacing: replacing)
+                } catch {
+                    throw checked.count > 1 ? error.prefixed("route \(index + 1) of \(checked.count): ") : error
+                }
+            }
+            old = registry.routes.snapshot
+            registry.routes = table
+        }
+        _ = old
+    }
+
+    /// Adds the routes of a JSON route table, all or none: an array of objects with `pattern`,
+    /// `target` and `action` strings, and optional `scheme` (a string) and `priority` (an integer).
+    ///
+    /// ```json
+    /// [{"pattern": "/notes/:id<int>", "target": "Notes", "action": "get", "priority": 0}]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - json: the table's text.
+    ///   - replacing: replace routes that match exactly the same URLs, instead of refusing them.
+    /// - Throws: ``MediatorError`` with code `invalidRoute` naming the entry at fault (`route 3:
+    ///   "action" is missing`, an unknown member, a value of the wrong type, not JSON), or any
+    ///   error ``addRoutes(_:replacing:)`` throws.
+    public func addRoutes(json: String, replacing: Bool = false) throws(MediatorError) {
+        try addRoutes(URLRoute.table(json: json), replacing: replacing)
+    }
+
+    /// Removes the route of `scheme` (`nil`: the routes for every scheme) that matches exactly the
+    /// URLs `pattern` matches, whatever its parameter names.
+    ///
+    /// - Parameters:
+    ///   - pattern: the route's pattern.
+    ///   - scheme: the scheme it was added for, or `nil`.
+    /// - Returns: `true` when a route was removed.
+    @discardableResult
+    public func removeRoute(_ pattern: String, scheme: String? = nil) -> Bool {
+        var old: RouteSnapshot?
+        let removed = state.withLock { registry in
+            old = registry.routes.snapshot
+            return registry.routes.remove(pattern, schemeKey: scheme?.lowercased() ?? RouteTable.anyScheme)
+        }
+        _ = old
+        return removed
+    }
+
+    /// Removes every route.
+    public func removeAllRoutes() {
+        var old = RouteTable()
+        state.withLock { registry in swap(&old, &registry.routes) }
+        _ = old
+    }
+
+    /// Every route, in the order a URL is matched against them: each scheme's own routes
+    /// (schemes sorted), then the routes for every scheme; within each, by priority (highest
+    /// first), then by precedence (literal, typed, untyped placeholder, wildcard, segment by
+    /// segment), then by registration order. Names are shown short.
+    public var routes: [URLRoute] {
+        routeSnapshot()?.listing ?? []
+    }
+
+    /// What answers a URL that matches no route and names no registered action (and no redirect),
+    /// before the usual not-found path (the target's `notFound`, then the global fallback). JLRoutes'
+    /// `unmatchedURLHandler`. `nil` (the default): such a URL goes straight to that path, or fails
+    /// as `routeNotFound` when it names no action at all.
+    ///
+    /// ```swift
+    /// mediator.unmatchedURLHandler = { url in
+    ///     url.path.first == "legacy" ? .answer(LegacyLinks.open(url.url)) : .decline
+    /// }
+    /// ```
+    ///
+    /// The handler's answer is not seen by interceptors or observers. ``canOpen(_:)`` never runs it.
+    public var unmatchedURLHandler: UnmatchedURLHandler? {
+        get { state.withReadLock { $0.unmatchedURLHandler } }
+        set {
+            var old = newValue
+            state.withLock { registry in swap(&old, &registry.unmatchedURLHandler) }
+            old = nil
+        }
+    }
+
+    /// Whether opening `url` would reach an action: it is well-formed, a route matches it (or it
+    /// is `scheme://Target/action`), every URL rule allows the destination, and the destination
+    /// is a registered action that is not local-only, or is redirected. JLRoutes' `canRouteURL:`.
+    ///
+    /// Runs nothing: no action, factory, interceptor, fallback or ``unmatchedURLHandler`` (so a
+    /// URL that only the handler would answer gives `false`).
+    ///
+    /// - Parameter url: the URL, as text.
+    /// - Returns: `true` when opening `url` would call an action.
+    public func canOpen(_ url: String) -> Bool {
+        guard case .call(let target, let action, _) = urlCall(url, extra: nil) else { return false }
+        return state.withReadLock { registry in
+            if let found = registry.slots[target]?.definition.actions[action] { return !found.isLocalOnly }
+            return registry.interception?.redirects.redirects(target: target, action: action) ?? false
+        }
+    }
+
+    /// The routes' tries, built first when routes changed since the last match; `nil` when there
+    /// are no routes.
+    func routeSnapshot() -> RouteSnapshot? {
+        let (count, current) = state.withReadLock { registry in (registry.routes.count, registry.routes.snapshot) }
+        if count == 0 { return nil }
+        if let current { return current }
+        return state.withLock { registry in registry.routes.count == 0 ? nil : registry.routes.built() }
+    }
+
+    /// A route with its names made canonical and its scheme checked, or the error that refuses it.
+    private static func checked(_ route: URLRoute) throws(MediatorError) -> (route: URLRoute, destination: RouteDestination, scheme: String) {
+        guard let target = Names.canonical(route.target, as: .target) else {
+            throw MediatorError(
+                .invalidName, target: route.target,
+                reason: "route \"\(oneLine(route.pattern, limit: 200))\": invalid target name: \(Names.problem(with: route.target, as: .target) ?? "")")
+        }
+        guard let action = Names.canonical(route.action, as: .action) else {
+            throw MediatorError(
+                .invalidName, target: target, action: route.action,
+                reason: "route \"\(oneLine(route.pattern, limit: 200))\": invalid action name: \(Names.problem(with: route.action, as: .action) ?? "")")
+        }
+        if Names.isNative(action) {
+            throw MediatorError(
+                .forbidden, target: target, action: action,
+                reason: "route \"\(oneLine(route.pattern, limit: 200))\": actions whose name begins with \"native\" cannot be reached by URL")
+        }
+        var scheme = RouteTable.anyScheme
+        if let given = route.scheme {
+            let bytes = Array(given.utf8)
+            guard let first = bytes.first, URLParser.isLetter(first),
+                bytes.allSatisfy({ URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+            else {
+                throw MediatorError(
+                    .invalidRoute, target: target, action: action,
+                    reason: "route \"\(oneLine(route.pattern, limit: 200))\": the scheme \"\(oneLine(given, limit: 60))\" must be a letter followed by letters, digits, \"+\", \"-\" or \".\"")
+            }
+            scheme = given.lowercased()
+        }
+        var shown = route
+        shown.target = target
+        shown.action = action
+        shown.scheme = scheme.isEmpty ? nil : scheme
+        return (shown, RouteDestination(target: target, action: action), scheme)
+    }
+}
+
+extension MediatorError {
+    /// The same error with `prefix` before its reason.
+    func prefixed(_ prefix: String) -> MediatorError {
+        var error = self
+        error.reason = prefix + error.reason
+        return error
+    }
+}
