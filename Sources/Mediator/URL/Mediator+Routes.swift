@@ -51,29 +51,27 @@ extension Mediator {
     /// - Throws: as ``route(_:to:action:scheme:priority:replacing:)``; the reason begins with the
     ///   route's position when there are several (`route 3 of 12: ...`).
     public func addRoutes(_ routes: [URLRoute], replacing: Bool = false) throws(MediatorError) {
-        var checked: [(route: URLRoute, destination: RouteDestination, scheme: String)] = []
-        checked.reserveCapacity(routes.count)
+        // Names and patterns are checked before the lock; duplicates under it, before any change.
+        var entries: [RouteTable.Entry] = []
+        entries.reserveCapacity(routes.count)
         for (index, route) in routes.enumerated() {
             do throws(MediatorError) {
-                checked.append(try Self.checked(route))
+                entries.append(try Self.entry(for: route))
             } catch {
                 throw routes.count > 1 ? error.prefixed("route \(index + 1) of \(routes.count): ") : error
             }
         }
         var old: RouteSnapshot?
-        try state.withLock { registry throws(MediatorError) in
-            var table = registry.routes
-            for (index, entry) in checked.enumerated() {
-                do throws(MediatorError) {
-                    try table.add(entry.route, destination: entry.destination, schemeKey: entry.scheme, replacing: replacing)
-                } catch {
-                    throw checked.count > 1 ? error.prefixed("route \(index + 1) of \(checked.count): ") : error
-                }
-            }
+        let refusal: (index: Int, error: MediatorError)? = state.withLock { registry in
+            if let refusal = registry.routes.refusal(of: entries, replacing: replacing) { return refusal }
             old = registry.routes.snapshot
-            registry.routes = table
+            registry.routes.add(entries, replacing: replacing)
+            return nil
         }
         _ = old
+        if let refusal {
+            throw routes.count > 1 ? refusal.error.prefixed("route \(refusal.index + 1) of \(routes.count): ") : refusal.error
+        }
     }
 
     /// Adds the routes of a JSON route table, all or none: an array of objects with `pattern`,
@@ -173,8 +171,9 @@ extension Mediator {
         return state.withLock { registry in registry.routes.count == 0 ? nil : registry.routes.built() }
     }
 
-    /// A route with its names made canonical and its scheme checked, or the error that refuses it.
-    private static func checked(_ route: URLRoute) throws(MediatorError) -> (route: URLRoute, destination: RouteDestination, scheme: String) {
+    /// A route with its names made canonical, its scheme checked and its pattern parsed, or the
+    /// error that refuses it.
+    private static func entry(for route: URLRoute) throws(MediatorError) -> RouteTable.Entry {
         guard let target = Names.canonical(route.target, as: .target) else {
             throw MediatorError(
                 .invalidName, target: route.target,
@@ -206,7 +205,15 @@ extension Mediator {
         shown.target = target
         shown.action = action
         shown.scheme = scheme.isEmpty ? nil : scheme
-        return (shown, RouteDestination(target: target, action: action), scheme)
+        let pattern: RoutePattern
+        do {
+            pattern = try RoutePattern(parsing: route.pattern)
+        } catch let error as RouteError {
+            throw RouteTable.error(error, scheme: shown.scheme)
+        } catch {
+            throw MediatorError(.invalidRoute, reason: "route \"\(oneLine(route.pattern, limit: 200))\": \(error)")
+        }
+        return RouteTable.Entry(route: shown, destination: RouteDestination(target: target, action: action), schemeKey: scheme, pattern: pattern)
     }
 }
 

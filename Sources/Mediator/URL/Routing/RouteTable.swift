@@ -19,27 +19,60 @@ struct RouteTable {
     /// How many routes there are, over all schemes.
     private(set) var count = 0
 
-    /// Adds `route` (its names already canonical, its scheme lowercased or ``anyScheme``).
-    mutating func add(_ route: URLRoute, destination: RouteDestination, schemeKey: String, replacing: Bool) throws(MediatorError) {
-        var builder = builders[schemeKey, default: RouteTrieBuilder()]
-        do {
-            let before = builder.count
-            try builder.add(route.pattern, payload: destination, priority: route.priority, replacing: replacing)
-            count += builder.count - before
-        } catch let error as RouteError {
-            throw Self.error(error, scheme: route.scheme)
-        } catch {
-            throw MediatorError(.invalidRoute, reason: "route \"\(oneLine(route.pattern, limit: 200))\": \(error)")
+    /// A route ready to add: names canonical, scheme lowercased (or ``anyScheme``), pattern parsed.
+    struct Entry {
+        let route: URLRoute
+        let destination: RouteDestination
+        let schemeKey: String
+        let pattern: RoutePattern
+    }
+
+    /// The error that refuses adding `entries` (in order, after the routes already here), or
+    /// `nil`: a route that matches exactly the URLs of one already here (unless `replacing`) or of
+    /// an earlier entry for the same scheme, with that entry's index. Nothing is changed.
+    func refusal(of entries: [Entry], replacing: Bool) -> (index: Int, error: MediatorError)? {
+        var seen: [String: [Set<[RouteVariant.Shape]>: String]] = [:]
+        for (index, entry) in entries.enumerated() {
+            let shape = entry.pattern.shape
+            let existing = seen[entry.schemeKey]?[shape] ?? (replacing ? nil : builders[entry.schemeKey]?.existing(shape))
+            if let existing {
+                return (index, Self.error(RouteError(pattern: entry.route.pattern, problem: .duplicateRoute(existing: existing)), scheme: entry.route.scheme))
+            }
+            seen[entry.schemeKey, default: [:]][shape] = entry.route.pattern
         }
-        builders[schemeKey] = builder
+        return nil
+    }
+
+    /// Adds `entries`, which ``refusal(of:replacing:)`` accepted, in place: each scheme's builder
+    /// is taken out of the table while it changes, so that it is not copied (adding routes one by
+    /// one stays linear).
+    mutating func add(_ entries: [Entry], replacing: Bool) {
+        for entry in entries {
+            var builder = builders.removeValue(forKey: entry.schemeKey) ?? RouteTrieBuilder()
+            let before = builder.count
+            _ = try? builder.add(entry.pattern, payload: entry.destination, priority: entry.route.priority, replacing: replacing)
+            count += builder.count - before
+            builders[entry.schemeKey] = builder
+        }
         snapshot = nil
+    }
+
+    /// The `MediatorError` for a pattern the engine refused.
+    static func error(_ error: RouteError, scheme: String?) -> MediatorError {
+        let forScheme = scheme.map { " (scheme \"\(oneLine($0, limit: 60))\")" } ?? ""
+        if case .duplicateRoute = error.problem {
+            return MediatorError(.duplicateRoute, reason: "\(error)\(forScheme)")
+        }
+        return MediatorError(.invalidRoute, reason: "\(error)\(forScheme)")
     }
 
     /// Removes the route of `schemeKey` that matches exactly the URLs `pattern` matches; `false`
     /// when there is none (or the pattern is malformed, so that no route can have it).
     mutating func remove(_ pattern: String, schemeKey: String) -> Bool {
-        guard var builder = builders[schemeKey], builder.remove(pattern) else { return false }
-        builders[schemeKey] = builder.count == 0 ? nil : builder
+        guard var builder = builders.removeValue(forKey: schemeKey) else { return false }
+        let removed = builder.remove(pattern)
+        if builder.count > 0 { builders[schemeKey] = builder }
+        guard removed else { return false }
         count -= 1
         snapshot = nil
         return true
@@ -51,15 +84,6 @@ struct RouteTable {
         let made = RouteSnapshot(tries: builders.mapValues { $0.build() })
         snapshot = made
         return made
-    }
-
-    /// The `MediatorError` for a route the engine refused.
-    private static func error(_ error: RouteError, scheme: String?) -> MediatorError {
-        let forScheme = scheme.map { " (scheme \"\(oneLine($0, limit: 60))\")" } ?? ""
-        if case .duplicateRoute = error.problem {
-            return MediatorError(.duplicateRoute, reason: "\(error)\(forScheme)")
-        }
-        return MediatorError(.invalidRoute, reason: "\(error)\(forScheme)")
     }
 }
 

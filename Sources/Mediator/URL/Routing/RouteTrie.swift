@@ -288,7 +288,18 @@ struct RouteTrieBuilder<Payload: Sendable> {
     /// (partial overlaps, not errors), in registration order.
     @discardableResult
     mutating func add(_ pattern: String, payload: Payload, priority: Int = 0, replacing: Bool = false) throws -> [String] {
-        let parsed = try RoutePattern(parsing: pattern)
+        try add(RoutePattern(parsing: pattern), payload: payload, priority: priority, replacing: replacing)
+    }
+
+    /// The pattern, as registered, of the route that matches exactly the URLs of `shape`, if any.
+    func existing(_ shape: Set<[RouteVariant.Shape]>) -> String? {
+        byShape[shape].flatMap { routes[$0]?.pattern.text }
+    }
+
+    /// ``add(_:payload:priority:replacing:)`` for a pattern already parsed.
+    @discardableResult
+    mutating func add(_ parsed: RoutePattern, payload: Payload, priority: Int = 0, replacing: Bool = false) throws -> [String] {
+        let pattern = parsed.text
         let shape = parsed.shape
         if let existing = byShape[shape] {
             guard replacing, let old = routes[existing] else {
