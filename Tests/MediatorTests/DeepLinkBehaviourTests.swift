@@ -147,7 +147,8 @@ struct DeepLinkBehaviourTests {
         #expect(error?.code == .duplicateRoute)
         #expect(error?.reason.hasPrefix("route 3 of 3: ") == true)
         #expect(mediator.routes.isEmpty)
-        #expect(code { try mediator.addRoutes([URLRoute("/a", target: "Echo", action: "echo"), URLRoute("/b(", target: "Echo", action: "echo")]) } == .invalidRoute)
+        #expect(
+            code { try mediator.addRoutes([URLRoute("/a", target: "Echo", action: "echo"), URLRoute("/b(", target: "Echo", action: "echo")]) } == .invalidRoute)
         #expect(mediator.routes.isEmpty)
     }
 
@@ -155,7 +156,9 @@ struct DeepLinkBehaviourTests {
     func jsonTable() throws {
         let mediator = try urlTestMediator()
         try mediator.addRoutes(
-            json: #"[{"pattern": "/e/:x", "target": "Echo", "action": "echo"}, {"pattern": "/p", "target": "Other", "action": "ping", "scheme": "x", "priority": 3}]"#)
+            json:
+                #"[{"pattern": "/e/:x", "target": "Echo", "action": "echo"}, {"pattern": "/p", "target": "Other", "action": "ping", "scheme": "x", "priority": 3}]"#
+        )
         #expect(mediator.routes.map(\.description) == ["[x] /p -> Other/ping (priority 3)", "/e/:x -> Echo/echo"])
         let cases: [(json: String, reason: String)] = [
             ("{", "the route table is not valid JSON"),

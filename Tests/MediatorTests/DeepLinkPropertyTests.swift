@@ -78,7 +78,9 @@ struct DeepLinkPropertyTests {
         }
         try mediator.register(
             target: "P",
-            actions: routes.map { route in Action(route.action) { (_: Mediator, params: Params) in params.values.merging(["@action": route.action]) { _, tag in tag } } })
+            actions: routes.map { route in
+                Action(route.action) { (_: Mediator, params: Params) in params.values.merging(["@action": route.action]) { _, tag in tag } }
+            })
         try mediator.addRoutes(routes.map { URLRoute($0.pieces.map(\.pattern).joined(), target: "P", action: $0.action) })
 
         for _ in 0..<400 {

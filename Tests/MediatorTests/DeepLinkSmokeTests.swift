@@ -10,8 +10,10 @@ struct DeepLinkSmokeTests {
         let result = try mediator.call(url: "myapp://user/42/profile?tab=posts")
         #expect(
             echoed(result)
-                == ["id": .one("42"), "tab": .one("posts"), "@route": .one("/user/:id/profile"), "@url": .one("myapp://user/42/profile?tab=posts"),
-                    "@scheme": .one("myapp")])
+                == [
+                    "id": .one("42"), "tab": .one("posts"), "@route": .one("/user/:id/profile"), "@url": .one("myapp://user/42/profile?tab=posts"),
+                    "@scheme": .one("myapp"),
+                ])
         #expect(mediator.canOpen("myapp://user/42/profile"))
         #expect(!mediator.canOpen("myapp://user/42/other"))
         #expect(mediator.open("myapp://Other/ping") as? String == "pong")

@@ -193,11 +193,15 @@ extension Mediator {
         if let given = route.scheme {
             let bytes = Array(given.utf8)
             guard let first = bytes.first, URLParser.isLetter(first),
-                bytes.allSatisfy({ URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+                bytes.allSatisfy({
+                    URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+                })
             else {
                 throw MediatorError(
                     .invalidRoute, target: target, action: action,
-                    reason: "route \"\(oneLine(route.pattern, limit: 200))\": the scheme \"\(oneLine(given, limit: 60))\" must be a letter followed by letters, digits, \"+\", \"-\" or \".\"")
+                    reason:
+                        "route \"\(oneLine(route.pattern, limit: 200))\": the scheme \"\(oneLine(given, limit: 60))\" must be a letter followed by letters, digits, \"+\", \"-\" or \".\""
+                )
             }
             scheme = given.lowercased()
         }

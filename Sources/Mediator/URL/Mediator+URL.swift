@@ -106,7 +106,7 @@ extension Mediator {
         }
     }
 
-    /// Like ``open(_:params:)-(_,_)``, but throws the reason a call failed, as ``call(url:)-85t6t``.
+    /// Like ``open(_:params:)-1rq5c``, but throws the reason a call failed, as ``call(url:)-85t6t``.
     ///
     /// - Parameters:
     ///   - url: the URL, as text.
@@ -118,19 +118,19 @@ extension Mediator {
         try dispatch(url: url, extra: params).value(self)
     }
 
-    /// Like ``call(url:params:)-(_,_)``, awaiting async actions (and main-actor ones).
+    /// Like ``call(url:params:)-1wg20``, awaiting async actions (and main-actor ones).
     ///
     /// - Parameters:
     ///   - url: the URL, as text.
     ///   - params: params from the calling code, merged over the URL's.
     /// - Returns: the action's result (`nil` when the action returned nothing).
-    /// - Throws: as ``call(url:)-4z8mc``.
+    /// - Throws: as ``call(url:)-2cshb``.
     @discardableResult
     public func call(url: String, params: Params) async throws(MediatorError) -> (any Sendable)? {
         try await dispatchAwaiting(url: url, extra: params).value(self)
     }
 
-    /// Like ``open(_:params:)-(_,_)``, awaiting async actions.
+    /// Like ``open(_:params:)-1rq5c``, awaiting async actions.
     ///
     /// - Parameters:
     ///   - url: the URL, as text.
@@ -231,7 +231,8 @@ extension Mediator {
     private func dispatch(_ call: URLCall, url: String, counted: Bool, awaiting: Bool) -> Outcome {
         switch call {
         case .call(let target, let action, let params):
-            return dispatch(target: target, action: action, params: params, shouldCacheTarget: false, remote: true, url: url, counted: counted, awaiting: awaiting)
+            return dispatch(
+                target: target, action: action, params: params, shouldCacheTarget: false, remote: true, url: url, counted: counted, awaiting: awaiting)
         case .unmatched(let unmatched, let handler, let otherwise):
             switch answer(unmatched, with: handler, counted: counted) {
             case .some(let outcome): return outcome
@@ -261,7 +262,8 @@ extension Mediator {
             return .failed(error)
         } catch {
             return .failed(
-                MediatorError(.actionFailed, underlying: error, reason: "the unmatched-URL handler failed for \(describe(unmatched.url, limit: 120)): \(error)"))
+                MediatorError(.actionFailed, underlying: error, reason: "the unmatched-URL handler failed for \(describe(unmatched.url, limit: 120)): \(error)")
+            )
         }
     }
 
@@ -308,7 +310,8 @@ extension Mediator {
         if let schemes = policy.allowedSchemes, !schemes.contains(link.scheme) {
             var error = MediatorError(
                 .forbidden,
-                reason: "\(describe(url, limit: 120)) refused: the scheme \"\(link.scheme)\" is not allowed (allowed: \(schemes.sorted().joined(separator: ", ")))")
+                reason:
+                    "\(describe(url, limit: 120)) refused: the scheme \"\(link.scheme)\" is not allowed (allowed: \(schemes.sorted().joined(separator: ", ")))")
             error.isURLRefusal = true
             return .failed(error)
         }
@@ -362,7 +365,9 @@ extension Mediator {
         case .success(let head): parsed = head
         case .failure(let error):
             guard let link else { return .failed(error) }
-            let path = link.segments == nil ? "a path of more than \(RouteTrie<RouteDestination>.maximumSegments) segments" : "\"\(oneLine(link.shownPath, limit: 200))\""
+            let path =
+                link.segments == nil
+                ? "a path of more than \(RouteTrie<RouteDestination>.maximumSegments) segments" : "\"\(oneLine(link.shownPath, limit: 200))\""
             let notFound = MediatorError(
                 .routeNotFound, reason: "\(describe(url, limit: 120)): no route matches \(path) (read as scheme://Target/action, it is an \(error.reason))")
             guard let handler else { return .failed(notFound) }
