@@ -17,11 +17,12 @@ extension Mediator {
 
     /// What a URL asks for: a call (routed, or of the form `scheme://Target/action`), a question
     /// for the unmatched-URL handler, or why it is refused.
-    indirect enum URLCall {
+    enum URLCall {
         /// Call `target`/`action` (canonical names) with `params`.
         case call(target: String, action: String, params: Params)
-        /// Ask `handler`; if it declines, go on with `otherwise`.
-        case unmatched(UnmatchedURL, UnmatchedURLHandler, otherwise: URLCall)
+        /// Ask `handler`; if it declines, go on with `otherwise`. The one boxed case: a plain
+        /// call allocates nothing for it.
+        indirect case unmatched(UnmatchedURL, UnmatchedURLHandler, otherwise: URLCall)
         /// Refused or malformed.
         case failed(MediatorError)
     }
@@ -29,8 +30,12 @@ extension Mediator {
     /// Reads what `url` asks for under the URL rules: routes first, then the form
     /// `scheme://Target/action`, then the unmatched-URL handler. See <doc:DeepLinkRoutes>.
     func urlCall(_ url: String, extra: Params?) -> URLCall {
-        let (policy, handler, hasRoutes) = state.withReadLock { registry in (registry.urlPolicy, registry.unmatchedURLHandler, registry.routes.count > 0) }
-        if !hasRoutes && handler == nil { return builtInCall(url, extra: extra, policy: policy, handler: nil, link: nil) }
+        // The common case, no routes and no handler, copies neither out of the lock.
+        let (policy, hasHandler, hasRoutes) = state.withReadLock { registry in
+            (registry.urlPolicy, registry.unmatchedURLHandler != nil, registry.routes.count > 0)
+        }
+        if !hasRoutes && !hasHandler { return builtInCall(url, extra: extra, policy: policy, handler: nil, link: nil) }
+        let handler = hasHandler ? unmatchedURLHandler : nil
 
         let byteCount = url.utf8.count
         if byteCount > policy.maximumLength {
