@@ -122,6 +122,46 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                         }
                     ])
             }, start: { _ = try $0.handle(target: "Handle", action: "go").call(["x": 1]) }),
+        NestingPath(
+            name: "resolved handles, with an observer",
+            setUp: { mediator, probe in
+                _ = mediator.addObserver(QuietObserver())
+                try mediator.register(
+                    target: "Handle",
+                    actions: [
+                        Action("go") { mediator, params in
+                            probe.record()
+                            return try mediator.handle(target: "Handle", action: "go").call(params)
+                        }
+                    ])
+            }, start: { _ = try $0.handle(target: "Handle", action: "go").call(["x": 1]) }),
+        NestingPath(
+            name: "plain calls through an interceptor and an observer",
+            setUp: { mediator, probe in
+                _ = mediator.addInterceptor(PassingInterceptor())
+                _ = mediator.addObserver(QuietObserver())
+                try mediator.register(
+                    target: "Loop",
+                    actions: [
+                        Action("down") { mediator, params in
+                            probe.record()
+                            return try mediator.call(target: "Loop", action: "down", params: params)
+                        }
+                    ])
+            }, start: { _ = try $0.call(target: "Loop", action: "down", params: ["n": 1]) }),
+        NestingPath(
+            name: "routed URLs",
+            setUp: { mediator, probe in
+                try mediator.route("/loop/:n<int>", to: "Remote", action: "go")
+                try mediator.register(
+                    target: "Remote",
+                    actions: [
+                        Action("go") { mediator, _ in
+                            probe.record()
+                            return try mediator.call(url: "app://loop/1?x=1", params: ["y": 2])
+                        }
+                    ])
+            }, start: { _ = try $0.call(url: "app://loop/1") }),
     ]
 }
 
@@ -155,4 +195,14 @@ struct StackDepthTests {
         // level takes shows here, before it becomes a crash.
         #expect(used <= 384 * 1024, "\(path.name): \(used / 1024) KiB at the limit")
     }
+}
+
+/// An observer that watches and does nothing, so that calls take the observed path.
+private struct QuietObserver: CallObserver {
+    func callDidFinish(_ record: CallRecord) {}
+}
+
+/// An interceptor that passes every call on, so that calls take the intercepted path.
+private struct PassingInterceptor: Interceptor {
+    func intercept(_ request: inout CallRequest) throws -> InterceptorDecision { .proceed }
 }

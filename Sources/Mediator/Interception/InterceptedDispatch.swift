@@ -54,6 +54,53 @@ extension Mediator {
         shouldCacheTarget: Bool, remote: Bool, outside: Bool, url: String?, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil,
         first resolved: Resolution
     ) -> Outcome {
+        // The frame of this function stays on the stack while the action runs (and nests calls),
+        // so the work before and after `proceed` is done in functions of their own: in a debug
+        // build every temporary of a function takes stack room for the whole call.
+        var stop = firstStop(
+            interception, target: target, action: action, shown: shown, params: params, input: input, remote: remote, outside: outside, url: url, report: report
+        )
+        let next =
+            interceptFirstStop(interception, &stop, remote: remote, resolved: resolved)
+            ?? .end(
+                // The names as the caller wrote them, as the plain pipeline passes them: its
+                // errors, a target's notFound and the global fallback see what was asked.
+                proceed(
+                    resolved, target: target, action: action, params: stop.request.params, input: stop.input, shouldCacheTarget: shouldCacheTarget,
+                    remote: remote, outside: outside, awaiting: awaiting))
+        if case .end(let outcome) = next, report == nil, !interception.redirects.hasFallbacks,
+            !interception.records || (interception.observers.isEmpty && !stop.chain.prefix(stop.ran).contains { $0.observer != nil })
+        {
+            return outcome
+        }
+        return continued(next, interception, stop, options: (shouldCacheTarget, remote, outside, awaiting), report: report)
+    }
+
+    /// The first stop of an intercepted call, before its interceptors run.
+    private struct FirstStop {
+        /// The names as interceptors and errors show them (canonical when valid).
+        let target: String
+        let action: String
+        /// The request as interceptors see and change it.
+        var request: CallRequest
+        /// The params as asked (a typed key's input as plain values, when it has a plain form).
+        let askedParams: Params
+        /// A typed key's input that has no plain form.
+        let input: TypedInput?
+        /// The interceptors of the stop, and how many of them ran.
+        let chain: [Interception.Entry]
+        var ran = 0
+        /// When the call started, if it may be recorded.
+        let start: UInt64
+    }
+
+    /// The first stop's request, chain and clock. Inlined in optimized builds; a frame of its own
+    /// in debug builds (which do not inline), off the stack before the action runs.
+    @inline(__always)
+    private func firstStop(
+        _ interception: Interception, target: String, action: String, shown: (target: String, action: String)?, params: Params, input: TypedInput?,
+        remote: Bool, outside: Bool, url: String?, report: (@Sendable (CallRecord) -> Void)?
+    ) -> FirstStop {
         // The names as errors and interceptors show them (canonical when valid), unless the caller
         // has them already.
         let shownTarget = shown?.target ?? Names.shown(target, as: .target)
@@ -65,74 +112,80 @@ extension Mediator {
             params = plain
             typedInput = nil
         }
-        var request = CallRequest(
+        let request = CallRequest(
             askedTarget: target, askedAction: action, target: shownTarget, action: shownAction, params: params,
             origin: remote ? .url(url ?? "") : outside ? .commandLine : .inProcess, depth: CallDepth.current)
         // The clock is read only if the call may be recorded.
-        let start = interception.records || report != nil ? monotonicNanoseconds() : 0
-        let chain = interception.chain(target: shownTarget, action: shownAction)
-        // What the rest of the call needs, when it needs more than this stop.
-        func call(ran: Int) -> InterceptedCall {
-            InterceptedCall(
-                interception: interception, firstTarget: shownTarget, firstAction: shownAction, askedParams: params, request: request, input: typedInput,
-                shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside, awaiting: awaiting, ranChain: chain, ranCount: ran,
-                observed: chain.prefix(ran).contains { $0.observer != nil }, start: start, report: report)
+        return FirstStop(
+            target: shownTarget, action: shownAction, request: request, askedParams: params, input: typedInput,
+            chain: interception.chain(target: shownTarget, action: shownAction),
+            start: interception.records || report != nil ? monotonicNanoseconds() : 0)
+    }
+
+    /// The redirect table, the URL rules (a refused call never reaches an interceptor), then each
+    /// interceptor in turn; `nil` when the call goes on to the plain pipeline. Inlined as
+    /// ``firstStop(_:target:action:shown:params:input:remote:outside:url:report:)`` is.
+    @inline(__always)
+    private func interceptFirstStop(_ interception: Interception, _ stop: inout FirstStop, remote: Bool, resolved: Resolution) -> Continuation? {
+        let shownTarget = stop.target
+        let shownAction = stop.action
+        if let destination = interception.redirects.destination(target: shownTarget, action: shownAction) {
+            return .redirect(destination.target, destination.action)
         }
-        if let next = interception.redirects.destination(target: shownTarget, action: shownAction) {
-            var moving = call(ran: 0)
-            if let refusal = moved(&moving, to: next.target, next.action) { return ended(&moving, .failed(refusal)) }
-            return ended(&moving, route(&moving))
-        }
-        // The URL rules come first: a refused call never reaches an interceptor.
         if remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
-            var refused = call(ran: 0)
-            return ended(&refused, .failed(localOnlyError(target: resolvedTarget.name, action: found.name)))
+            return .end(.failed(localOnlyError(target: resolvedTarget.name, action: found.name)))
         }
-        var ran = 0
-        let done: Outcome
-        // Each interceptor in turn, then the plain pipeline; `done` is set once, by whichever ends
-        // the call (an optional outcome tested per interceptor cost a witness call each time).
-        firstStop: do {
-            while ran < chain.count {
-                ran += 1
-                let decision: InterceptorDecision
-                do {
-                    decision = try chain[ran - 1].interceptor.intercept(&request)
-                } catch {
-                    done = .failed(rejectedError(error, by: chain[ran - 1].interceptor, request))
-                    break firstStop
-                }
-                // An interceptor may not rename the call by changing the request (it cannot set the
-                // names, but it can put another request in its place): only by a redirect.
-                request.target = shownTarget
-                request.action = shownAction
-                switch decision {
-                case .proceed:
-                    continue
-                case .answer(let value):
-                    done = .answered(value)
-                    break firstStop
-                case .redirect(let newTarget, let newAction):
-                    var moving = call(ran: ran)
-                    if let refusal = moved(&moving, to: Names.shown(newTarget, as: .target), Names.shown(newAction, as: .action)) {
-                        return ended(&moving, .failed(refusal))
-                    }
-                    return ended(&moving, route(&moving))
-                }
+        while stop.ran < stop.chain.count {
+            stop.ran += 1
+            let decision: InterceptorDecision
+            do {
+                decision = try stop.chain[stop.ran - 1].interceptor.intercept(&stop.request)
+            } catch {
+                return .end(.failed(rejectedError(error, by: stop.chain[stop.ran - 1].interceptor, stop.request)))
             }
-            // The names as the caller wrote them, as the plain pipeline passes them: its errors,
-            // a target's notFound and the global fallback see what was asked.
-            done = proceed(
-                resolved, target: target, action: action, params: request.params, input: typedInput, shouldCacheTarget: shouldCacheTarget,
-                remote: remote, outside: outside, awaiting: awaiting)
+            // An interceptor may not rename the call by changing the request (it cannot set the
+            // names, but it can put another request in its place): only by a redirect.
+            stop.request.target = shownTarget
+            stop.request.action = shownAction
+            switch decision {
+            case .proceed:
+                continue
+            case .answer(let value):
+                return .end(.answered(value))
+            case .redirect(let newTarget, let newAction):
+                return .redirect(Names.shown(newTarget, as: .target), Names.shown(newAction, as: .action))
+            }
         }
-        if report == nil, !interception.redirects.hasFallbacks,
-            !interception.records || (interception.observers.isEmpty && !chain.prefix(ran).contains { $0.observer != nil })
-        {
-            return done
+        return nil
+    }
+
+    /// How the first stop of an intercepted call ended: with an outcome, or moved on to another
+    /// target and action.
+    private enum Continuation {
+        case end(Outcome)
+        case redirect(String, String)
+    }
+
+    /// The rest of an intercepted call that needs more than its first stop: the later stops, a
+    /// degradation, the records. Its own function, so that the state it carries takes no room in
+    /// the first stop's frame, which stays on the stack while the action runs and nests calls.
+    @inline(never)
+    private func continued(
+        _ next: Continuation, _ interception: Interception, _ stop: FirstStop, options: (shouldCacheTarget: Bool, remote: Bool, outside: Bool, awaiting: Bool),
+        report: (@Sendable (CallRecord) -> Void)?
+    ) -> Outcome {
+        var call = InterceptedCall(
+            interception: interception, firstTarget: stop.target, firstAction: stop.action, askedParams: stop.askedParams,
+            request: stop.request, input: stop.input, shouldCacheTarget: options.shouldCacheTarget, remote: options.remote, outside: options.outside,
+            awaiting: options.awaiting, ranChain: stop.chain, ranCount: stop.ran, observed: stop.chain.prefix(stop.ran).contains { $0.observer != nil },
+            start: stop.start, report: report)
+        switch next {
+        case .end(let outcome):
+            return ended(&call, outcome)
+        case .redirect(let target, let action):
+            if let refusal = moved(&call, to: target, action) { return ended(&call, .failed(refusal)) }
+            return ended(&call, route(&call))
         }
-        var ending = call(ran: ran)
-        return ended(&ending, done)
     }
 
     /// The end of an intercepted call: a degradation, if the call failed and its target degrades,
