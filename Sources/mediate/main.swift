@@ -143,6 +143,8 @@ let tool = CommandLineTool(
         "                 else ~/.local/share/mediate); the file is DIR/state.json. DIR must be",
         "                 yours and not writable by group or others; state.json is at most 64 MiB",
         "--in-memory      keep no state between runs",
+        "Routes: the example modules' route table is Targets/routes.json in the package's source,",
+        "                 e.g. mediate --routes Targets/routes.json open app://notes/1",
         "Environment: MEDIATE_TRACE=1 prints \"mediate: trace: request started\" on standard error as",
         "                 each request starts (from then on, Ctrl-C cancels it)",
     ],

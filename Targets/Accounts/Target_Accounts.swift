@@ -33,6 +33,19 @@ public final class Target_Accounts: MediatorTarget {
     /// so that a program can record every provider's requirements alike.
     public static let requirements: [Requirement] = []
 
+    /// The deep links to this target's actions, the same as the `Accounts` entry of
+    /// `Targets/routes.json` (the table `mediate --routes` loads; a test keeps the two equal):
+    /// `app://me?token=...` is `whoAmI`, the account the token belongs to. For the `app` scheme
+    /// only: a web link (`https://...`) never reaches it. Sign-up and log-in take a password,
+    /// which has no place in a link, so they have no route.
+    ///
+    /// ```swift
+    /// try mediator.addRoutes(Target_Accounts.routes)
+    /// ```
+    public static let routes: [URLRoute] = [
+        URLRoute("/me", target: "Accounts", action: "whoAmI", scheme: "app")
+    ]
+
     let service: AccountsService
 
     /// A target serving `service`.

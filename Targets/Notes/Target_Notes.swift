@@ -55,6 +55,32 @@ public final class Target_Notes: MediatorTarget {
     /// ```
     public static let requirements: [Requirement] = [.action(.accountsWhoAmI), .action(.accountsVerifyToken)]
 
+    /// The deep links to this target's actions, the same as the `Notes` entries of
+    /// `Targets/routes.json` (the table `mediate --routes` loads; a test keeps the two equal). An
+    /// app adds them with the routes of its other modules:
+    ///
+    /// ```swift
+    /// try mediator.addRoutes(Target_Notes.routes + Target_Accounts.routes)
+    /// let note = try mediator.call(url: "app://notes/7")                // Notes/get, id "7"
+    /// let work = try mediator.call(url: "https://example.com/notes/tag/work")   // Notes/list, tag "work"
+    /// ```
+    ///
+    /// - `/notes`: every note (`list`).
+    /// - `/notes/:id<int>`: the note with that id (`get`; the action reads the text `"7"` as its
+    ///   integer `id`).
+    /// - `/notes/tag/:tag`: the notes carrying the tag (`list`).
+    /// - `/notes/export`: the token's notes as Markdown (`export`, async; `token` in the query:
+    ///   `app://notes/export?token=...`).
+    ///
+    /// For every scheme: with `app://` the host is the first segment (`app://notes/7`), with
+    /// `https://` only the path counts.
+    public static let routes: [URLRoute] = [
+        URLRoute("/notes", target: "Notes", action: "list"),
+        URLRoute("/notes/:id<int>", target: "Notes", action: "get"),
+        URLRoute("/notes/tag/:tag", target: "Notes", action: "list"),
+        URLRoute("/notes/export", target: "Notes", action: "export"),
+    ]
+
     let service: NotesService
 
     /// A target serving `service`.

@@ -30,9 +30,11 @@ enum CommandError: Error {
     var exitStatus: Int32 {
         switch code {
         case "usage": 64
-        // A redirect table that cannot be used (`--redirects FILE`) is bad input as well.
-        case "invalidURL", "invalidParameter", "invalidRedirect", "redirectCycle", "tooManyRedirects": 65
-        case "targetNotFound", "actionNotFound": 69
+        // A redirect or route table that cannot be used (`--redirects FILE`, `--routes FILE`) is
+        // bad input as well.
+        case "invalidURL", "invalidParameter", "invalidRedirect", "redirectCycle", "tooManyRedirects", "invalidRoute", "duplicateRoute": 65
+        // With routes registered, a URL that matches none and names no Target/action.
+        case "targetNotFound", "actionNotFound", "routeNotFound": 69
         case "forbidden": 77
         case "environment": 74
         // 128 + SIGINT: what a shell reports for a command stopped by Ctrl-C.

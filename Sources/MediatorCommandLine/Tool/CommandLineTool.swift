@@ -1,6 +1,6 @@
 import Mediator
 
-/// The command-line invoker: `perform`, `open`, `list`, `describe`, `verify` and `batch` over a
+/// The command-line invoker: `perform`, `open`, `list`, `routes`, `describe`, `verify` and `batch` over a
 /// `Mediator`, with stable output and exit codes. `mediate` is one program built on it; any program can expose
 /// its own mediator the same way from its `main`:
 ///
@@ -22,8 +22,8 @@ import Mediator
 /// Output: a result is printed as JSON (keys sorted) on standard output; a failure prints nothing
 /// there and one line `NAME: error: ...` on standard error. With `--json`, standard output carries
 /// one object per request: `{"ok":true,"result":...}` or `{"ok":false,"error":{"code":...,"message":...}}`.
-/// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter (or a `--redirects` file that
-/// cannot be used), 69 target or action not found, 70 the action failed, 74 the environment failed
+/// Exit codes: 0 success, 64 usage, 65 invalid URL or parameter (or a `--redirects` or `--routes`
+/// file that cannot be used), 69 target, action or route not found, 70 the action failed, 74 the environment failed
 /// (see `aroundRequest`) or a standard stream did, 77 forbidden, 130 interrupted (see above);
 /// `batch` exits 0 when every line succeeded, 1
 /// otherwise, 74 when its input cannot be read or its output cannot be written; `verify` exits 0
@@ -31,9 +31,15 @@ import Mediator
 ///
 /// Options for any command, anywhere on the line: `--json` (above), `--log` (one line per call on
 /// standard error, written by a `CallLogger`), `--redirects FILE` (a JSON redirect table
-/// the run's calls follow); and `batch --stats` (a `CallStatistics` snapshot as JSON,
-/// the last line on standard error). They last for the run: the tool takes its observers off and
-/// puts the mediator's previous redirect table back when `run` returns.
+/// the run's calls follow), `--routes FILE` (a JSON route table, `Mediator.addRoutes(json:)`,
+/// added to the mediator's routes); and `batch --stats` (a `CallStatistics` snapshot as JSON,
+/// the last line on standard error). They last for the run: the tool takes its observers and the
+/// file's routes off and puts the mediator's previous redirect table back when `run` returns.
+///
+/// `routes [--json]` lists the mediator's deep-link routes in the order URLs are matched against
+/// them (`Mediator.routes`), one `URLRoute.description` per line (`[scheme] pattern ->
+/// Target/action (priority n)`), or `(no routes registered)`; `open` and a batch's URL lines
+/// follow them, as any URL call does.
 ///
 /// `describe [<Target> [<action>]]` prints what actions declare (a usage line, the params, the
 /// result, an example URL and command line), and `perform <Target> <action> --help` the same for
@@ -142,7 +148,7 @@ public struct CommandLineTool: Sendable {
         input: BatchInput = .standardInput(),
         write: @escaping Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
     ) async -> Int32 {
-        // --json, --log and --redirects are global: accepted anywhere, before or after the command.
+        // --json, --log, --redirects and --routes are global: accepted anywhere, before or after the command.
         var session = Session(tool: self, json: arguments.contains("--json"), write: write)
         var arguments = arguments.filter { $0 != "--json" }
         let options: GlobalOptions
@@ -160,7 +166,7 @@ public struct CommandLineTool: Sendable {
             return session.show(rest.first.flatMap(help.command) ?? help.main, what: "the help")
         case "--version":
             return session.show("\(name) \(version)", what: "the version")
-        case "perform", "open", "list", "describe", "verify", "batch":
+        case "perform", "open", "list", "routes", "describe", "verify", "batch":
             if rest.contains("--help") || rest.contains("-h") {
                 // `perform <Target> <action> --help`: that action's description, as describe gives it.
                 if command == "perform", let (target, action) = performedAction(rest) {
@@ -180,18 +186,19 @@ public struct CommandLineTool: Sendable {
             session.flushLog()
             return status
         default:
-            let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "describe", "verify", "batch", "help"])
+            let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "routes", "describe", "verify", "batch", "help"])
             return session.fail(
                 CommandError.usage("unknown command \(quoted(command))" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "") + "; try \"\(name) --help\""))
         }
     }
 
-    /// Runs one command (`perform`, `open`, `list`, `describe`, `verify` or `batch`).
+    /// Runs one command (`perform`, `open`, `list`, `routes`, `describe`, `verify` or `batch`).
     private func run(_ command: String, _ rest: [String], session: inout Session, input: BatchInput) async -> Int32 {
         switch command {
         case "perform": return await session.request { () async throws(CommandError) in try await perform(rest) }
         case "open": return await session.request { () async throws(CommandError) in try await open(rest) }
         case "list": return session.respond { () throws(CommandError) in try list(rest) }
+        case "routes": return session.respond { () throws(CommandError) in try routes(rest) }
         case "describe":
             let json = session.json
             return session.respondText({ () throws(CommandError) in try describe(rest, json: json) })
@@ -272,6 +279,13 @@ public struct CommandLineTool: Sendable {
         } catch {
             throw .call(error)
         }
+    }
+
+    /// `routes [--json]`: the mediator's routes, in match order (with those of `--routes FILE`).
+    func routes(_ arguments: [String]) throws(CommandError) -> RouteListing {
+        if let option = arguments.first(where: { $0.hasPrefix("--") }) { throw .usage("unknown option \(quoted(option)) for routes") }
+        guard arguments.isEmpty else { throw .usage("routes takes no arguments: \(name) routes [--json]") }
+        return RouteListing(routes: mediator.routes)
     }
 
     /// `list [<Target>] [--json]`

@@ -1,16 +1,19 @@
 import Mediator
 
 /// The options every command takes, anywhere on the line, besides `--json` (which ``Session``
-/// reads): `--log` and `--redirects FILE`.
+/// reads): `--log`, `--redirects FILE` and `--routes FILE`.
 struct GlobalOptions {
     /// `--log`: one line per call on standard error.
     var log = false
     /// `--redirects FILE` (or `--redirects=FILE`): the redirect table's file.
     var redirectsPath: String?
+    /// `--routes FILE` (or `--routes=FILE`): the route table's file.
+    var routesPath: String?
 
     /// The options in `arguments`, which are removed from it.
     ///
-    /// - Throws: ``CommandError/usage(_:)`` for `--redirects` without a file, or given twice.
+    /// - Throws: ``CommandError/usage(_:)`` for `--redirects` or `--routes` without a file, or
+    ///   given twice.
     init(extractingFrom arguments: inout [String]) throws(CommandError) {
         var index = 0
         while index < arguments.count {
@@ -18,22 +21,35 @@ struct GlobalOptions {
             if argument == "--log" {
                 log = true
                 arguments.remove(at: index)
-            } else if argument == "--redirects" || argument.hasPrefix("--redirects=") {
-                arguments.remove(at: index)
-                var path: String?
-                if argument == "--redirects" {
-                    // An option is not a file: `--redirects --json` must not read a file "--json".
-                    if index < arguments.count, !arguments[index].hasPrefix("--") { path = arguments.remove(at: index) }
-                } else {
-                    path = String(argument.dropFirst("--redirects=".count))
-                }
-                guard let path, !path.isEmpty else { throw .usage("--redirects needs a file: --redirects FILE") }
+            } else if let path = try Self.file(of: "--redirects", at: index, in: &arguments) {
                 guard redirectsPath == nil else { throw .usage("--redirects is given more than once") }
                 redirectsPath = path
+            } else if let path = try Self.file(of: "--routes", at: index, in: &arguments) {
+                guard routesPath == nil else { throw .usage("--routes is given more than once") }
+                routesPath = path
             } else {
                 index += 1
             }
         }
+    }
+
+    /// When `arguments[index]` is `option FILE` or `option=FILE`: the file, with the option and
+    /// the file removed from `arguments`; otherwise `nil`, with `arguments` left alone.
+    ///
+    /// - Throws: ``CommandError/usage(_:)`` when the file is missing or empty.
+    private static func file(of option: String, at index: Int, in arguments: inout [String]) throws(CommandError) -> String? {
+        let argument = arguments[index]
+        guard argument == option || argument.hasPrefix(option + "=") else { return nil }
+        arguments.remove(at: index)
+        var path: String?
+        if argument == option {
+            // An option is not a file: `--routes --json` must not read a file "--json".
+            if index < arguments.count, !arguments[index].hasPrefix("--") { path = arguments.remove(at: index) }
+        } else {
+            path = String(argument.dropFirst(option.count + 1))
+        }
+        guard let path, !path.isEmpty else { throw .usage("\(option) needs a file: \(option) FILE") }
+        return path
     }
 }
 
@@ -43,19 +59,28 @@ extension CommandLineTool {
         let mediator: Mediator
         var observer: InterceptionID?
         var previousRedirects: RedirectTable?
+        /// The routes `--routes` added (none of them replaced one the mediator had).
+        var addedRoutes: [URLRoute] = []
 
-        /// Removes the log's observer and puts back the redirect table the mediator had.
+        /// Removes the log's observer and the routes added, and puts back the redirect table the
+        /// mediator had.
         func undo() {
             if let observer { mediator.removeInterception(observer) }
             if let previousRedirects { mediator.setRedirects(previousRedirects) }
+            RoutesFile.remove(addedRoutes, from: mediator)
         }
     }
 
-    /// Reads the redirect table (before anything runs) and sets it, and adds the log's observer.
+    /// Reads the redirect and route tables (before anything runs) and sets them, and adds the
+    /// log's observer. Both files are read and checked before either changes the mediator, so a
+    /// bad one changes nothing.
     func apply(_ options: GlobalOptions, to session: inout Session) throws(CommandError) -> AppliedOptions {
         var applied = AppliedOptions(mediator: mediator)
-        if let path = options.redirectsPath {
-            let table = try RedirectsFile.load(path)
+        var table: RedirectTable?
+        if let path = options.redirectsPath { table = try RedirectsFile.load(path) }
+        // All or none, and the last step that can fail.
+        if let path = options.routesPath { applied.addedRoutes = try RoutesFile.add(path, to: mediator) }
+        if let table {
             applied.previousRedirects = mediator.redirects
             mediator.setRedirects(table)
         }

@@ -12,6 +12,7 @@ struct Help {
               \(name) perform <Target> <action> [key=value | key:=json ...] [--params-json JSON] [--cache] [--json]
               \(name) open <url> [--json]
               \(name) list [<Target>] [--json]
+              \(name) routes [--json]          the deep-link routes, in the order URLs are matched
               \(name) describe [<Target> [<action>]] [--json | --swift]
               \(name) perform <Target> <action> --help     that action's description
               \(name) verify [--json]         checks the registry: what modules require, what actions declare
@@ -32,13 +33,16 @@ struct Help {
                 {"ok":false,"error":{"code":"...","message":"...","target":"...","action":"..."}}
               codes: usage, invalidURL, invalidParameter, targetNotFound, actionNotFound, forbidden,
               actionFailed, environment, cancelled, contractProblems (verify), invalidRedirect,
-              redirectCycle, tooManyRedirects (--redirects)
+              redirectCycle, tooManyRedirects (--redirects), invalidRoute, duplicateRoute
+              (--routes), routeNotFound (open, with routes)
               describe --json prints the registry description itself (JSON Schema for params), not
               an {"ok":...} object; its failures are {"ok":false,...} objects as above.
 
             EXIT STATUS:
               0 success   64 usage error   65 invalid URL or parameter, or a --redirects file that cannot be used
-              69 target or action not found   70 the action failed   77 forbidden
+                 (or a --routes file that cannot be used)
+              69 target or action not found (or, with routes, a URL no route matches)
+              70 the action failed   77 forbidden
               130 interrupted (a request under way was cancelled)
               74 environment failure: the data directory, standard input (batch), or standard output
                  cannot be used (a full disk; a closed pipe when SIGPIPE is ignored; at its default,
@@ -74,6 +78,16 @@ struct Help {
                              One that cannot be read, or is not such a table (not JSON, an
                              invalid name, a cycle, a chain of more than 8 redirects), stops the
                              command before anything runs: one line naming the problem, exit 65
+          --routes FILE      adds the deep-link routes in FILE (Mediator.addRoutes(json:)), a JSON
+                             array: [{"pattern": "/notes/:id<int>", "target": "Notes", "action":
+                             "get"}, {"pattern": "/me", "target": "Accounts", "action": "whoAmI",
+                             "scheme": "app", "priority": 1}] ("scheme", "priority" optional)
+                             for the run; open and batch URL lines follow them. The same file
+                             rules as --redirects. A file that cannot be read, or is not such a
+                             table (not JSON, a missing, unknown or mistyped member, a bad
+                             pattern, a route matching exactly the URLs of another), stops the
+                             command before anything runs: one line naming the entry ("route 3:
+                             \"action\" is missing"), exit 65 (code invalidRoute, duplicateRoute)
         """
     }
 
@@ -103,6 +117,10 @@ struct Help {
             Calls the action a URL names, as a remote caller would: scheme://Target/action?key=value&...
             Query values are percent-decoded text; a repeated key gives an array. Actions named
             native... and local-only actions are refused (forbidden, exit 77).
+            Routes (the program's, and those of --routes FILE; see \(name) routes) are tried first:
+            a URL whose path matches one calls its action with the path's params (text) over the
+            query's, and the keys @route, @url, @scheme (and @rest for a trailing *). With routes,
+            a URL that matches none and is not scheme://Target/action is routeNotFound (exit 69).
             Example: \(name) open 'app://Echo/echo?title=hello%20world&tag=a&tag=b'
             """
         case "list":
@@ -114,6 +132,23 @@ struct Help {
             each declares in parentheses, "?" marking optional ones: (token, limit?). An action
             that does not declare its params shows none. --json gives each action's "params" (name,
             type, required, default, summary) or null; describe --json gives their JSON Schema.
+            """
+        case "routes":
+            """
+            USAGE: \(name) routes [--json]
+
+            Lists the deep-link routes (the program's, and those of --routes FILE) in the order a URL
+            is matched against them: each scheme's own routes (schemes sorted), then the routes for
+            every scheme; within those, the higher priority first, then literal segments before
+            typed placeholders before untyped ones before "*", segment by segment, then the order
+            they were added. One route per line:
+              [scheme] pattern -> Target/action (priority n)
+            the scheme and the priority only when set (a pattern over 200 characters is cut). No
+            routes: the line "(no routes registered)".
+              --json    {"ok":true,"result":{"routes":[{"action":"get","pattern":"/notes/:id<int>",
+                        "priority":0,"scheme":null,"target":"Notes"}, ...]}} (in the same order;
+                        "routes":[] for none)
+            Example: \(name) --routes routes.json routes
             """
         case "describe":
             """

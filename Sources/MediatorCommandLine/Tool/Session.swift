@@ -1,5 +1,16 @@
 import Mediator
 
+/// What a listing command prints: its text, or with `--json` the result of an `{"ok":true}` object.
+protocol CommandListing {
+    /// The result of the `--json` object.
+    var json: JSONValue { get }
+    /// The text printed without `--json`.
+    var text: String { get }
+}
+
+extension Listing: CommandListing {}
+extension RouteListing: CommandListing {}
+
 /// Writes the outcome of each request of one run in the chosen mode and computes exit statuses.
 struct Session {
     let tool: CommandLineTool
@@ -56,8 +67,8 @@ struct Session {
         }
     }
 
-    /// Reports a request that needs no `aroundRequest` (listing).
-    mutating func respond(_ body: () throws(CommandError) -> Listing) -> Int32 {
+    /// Reports a request that needs no `aroundRequest` (a listing: `list`, `routes`).
+    mutating func respond(_ body: () throws(CommandError) -> some CommandListing) -> Int32 {
         do {
             let listing = try body()
             if json { return succeed(listing.json) }
