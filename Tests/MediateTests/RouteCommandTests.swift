@@ -243,25 +243,25 @@ struct RouteCommandTests {
             name: "a duplicate route",
             text: #"[{"pattern": "/u/:id", "target": "Echo", "action": "echo"}, {"pattern": "/u/:uid", "target": "Echo", "action": "checkedEcho"}]"#,
             code: "duplicateRoute",
-            message: #"route 2 of 2: route "/u/:uid": matches exactly the URLs of route "/u/:id" (register with replacing: true to replace it)"#),
+            message: #"route 2: route "/u/:uid": matches exactly the URLs of route "/u/:id" (register with replacing: true to replace it)"#),
         BadTable(
             name: "an unbalanced group", text: #"[{"pattern": "/a/(b", "target": "Echo", "action": "echo"}]"#, code: "invalidRoute",
-            message: #"route "/a/(b": unbalanced "(": no matching ")""#),
+            message: #"route 1: route "/a/(b": unbalanced "(": no matching ")""#),
         BadTable(
             name: "an unknown placeholder type",
             text: #"[{"pattern": "/a", "target": "Echo", "action": "echo"}, {"pattern": "/x/:id<float>", "target": "Echo", "action": "echo"}]"#,
-            code: "invalidRoute", message: #"route 2 of 2: route "/x/:id<float>": unknown placeholder type "float" (known: int, uuid, alpha)"#),
+            code: "invalidRoute", message: #"route 2: route "/x/:id<float>": unknown placeholder type "float" (known: int, uuid, alpha)"#),
         BadTable(
             name: "an invalid target name",
             text: #"[{"pattern": "/a", "target": "Ec ho", "action": "echo"}, {"pattern": "/b", "target": "Echo", "action": "echo"}]"#,
             code: "invalidRoute",
-            message: #"Ec ho: route 1 of 2: route "/a": invalid target name: names use only ASCII letters, digits, "_", "-" and "." (compared byte for byte)"#),
+            message: #"route 1: route "/a": invalid target name "Ec ho": names use only ASCII letters, digits, "_", "-" and "." (compared byte for byte)"#),
         BadTable(
             name: "a native action", text: #"[{"pattern": "/a", "target": "Echo", "action": "nativeEcho"}]"#, code: "invalidRoute",
-            message: #"Echo/nativeEcho: route "/a": actions whose name begins with "native" cannot be reached by URL"#),
+            message: #"route 1: route "/a": actions whose name begins with "native" cannot be reached by URL"#),
         BadTable(
             name: "an invalid scheme", text: #"[{"pattern": "/a", "target": "Echo", "action": "echo", "scheme": "1app"}]"#, code: "invalidRoute",
-            message: #"Echo/echo: route "/a": the scheme "1app" must be a letter followed by letters, digits, "+", "-" or ".""#),
+            message: #"route 1: route "/a": the scheme "1app" must be a letter followed by letters, digits, "+", "-" or ".""#),
     ]
 
     @Test("A route table that is refused: exit 65, one line naming the file and the entry, nothing run", arguments: badTables)
@@ -452,7 +452,7 @@ struct RouteCommandTests {
         #expect(duplicate.output.first?.hasPrefix(#"{"ok":false,"error":{"code":"duplicateRoute","#) == true, "\(duplicate)")
         #expect(
             duplicate.errors == [
-                "tool: error: --routes \(Self.shown(directory.file("dup.json"))): route 2 of 2: route \"/own\": matches exactly the URLs of route \"/own\" (register with replacing: true to replace it)"
+                "tool: error: --routes \(Self.shown(directory.file("dup.json"))): route 2: route \"/own\": matches exactly the URLs of route \"/own\" (register with replacing: true to replace it)"
             ])
         // All or none: the first entry was not added either, and the program's route is untouched.
         #expect(mediator.routes == own)

@@ -113,7 +113,8 @@ let deepLinkTable: [(url: String, expected: DeepLinkExpectation)] = [
     ("https://example.com/notes/7", .reaches("note", ["id": .one("7")])),
     ("http://example.com:8080/notes/7?x=1", .reaches("note", ["id": .one("7"), "x": .one("1")])),
     ("https://example.com/notes/seven", .fails(.routeNotFound)),
-    ("https://notes/7", .fails(.targetNotFound)),
+    ("https://notes/7", .fails(.routeNotFound)),
+    ("https://R/ping", .fails(.routeNotFound)),
     // Trailing slashes, empty segments, encoded literals.
     ("myapp://notes/7/", .reaches("note", ["id": .one("7")])),
     ("myapp://notes//7", .fails(.routeNotFound)),

@@ -49,8 +49,14 @@ extension Mediator {
     ///   - routes: the routes, as ``route(_:to:action:scheme:priority:replacing:)`` takes them.
     ///   - replacing: replace routes that match exactly the same URLs, instead of refusing them.
     /// - Throws: as ``route(_:to:action:scheme:priority:replacing:)``; the reason begins with the
-    ///   route's position when there are several (`route 3 of 12: ...`).
+    ///   route's position when there are several (`route 3 of 12: ...`). Route errors name the
+    ///   pattern, not a call: their ``MediatorError/target`` and ``MediatorError/action`` are `nil`.
     public func addRoutes(_ routes: [URLRoute], replacing: Bool = false) throws(MediatorError) {
+        try addRoutes(routes, replacing: replacing) { index in routes.count > 1 ? "route \(index + 1) of \(routes.count): " : "" }
+    }
+
+    /// ``addRoutes(_:replacing:)``, with the error of route `index` prefixed by `position(index)`.
+    private func addRoutes(_ routes: [URLRoute], replacing: Bool, position: (Int) -> String) throws(MediatorError) {
         // Names and patterns are checked before the lock; duplicates under it, before any change.
         var entries: [RouteTable.Entry] = []
         entries.reserveCapacity(routes.count)
@@ -58,7 +64,7 @@ extension Mediator {
             do throws(MediatorError) {
                 entries.append(try Self.entry(for: route))
             } catch {
-                throw routes.count > 1 ? error.prefixed("route \(index + 1) of \(routes.count): ") : error
+                throw error.prefixed(position(index))
             }
         }
         var old: RouteSnapshot?
@@ -70,7 +76,7 @@ extension Mediator {
         }
         _ = old
         if let refusal {
-            throw routes.count > 1 ? refusal.error.prefixed("route \(refusal.index + 1) of \(routes.count): ") : refusal.error
+            throw refusal.error.prefixed(position(refusal.index))
         }
     }
 
@@ -86,9 +92,10 @@ extension Mediator {
     ///   - replacing: replace routes that match exactly the same URLs, instead of refusing them.
     /// - Throws: ``MediatorError`` with code `invalidRoute` naming the entry at fault (`route 3:
     ///   "action" is missing`, an unknown member, a value of the wrong type, not JSON), or any
-    ///   error ``addRoutes(_:replacing:)`` throws.
+    ///   error ``addRoutes(_:replacing:)`` throws, with the entry's position as `route 3: `.
     public func addRoutes(json: String, replacing: Bool = false) throws(MediatorError) {
-        try addRoutes(URLRoute.table(json: json), replacing: replacing)
+        // Entries are numbered as the table's reader numbers them, from 1, even when alone.
+        try addRoutes(URLRoute.table(json: json), replacing: replacing) { index in "route \(index + 1): " }
     }
 
     /// Removes the route of `scheme` (`nil`: the routes for every scheme) that matches exactly the
@@ -176,17 +183,21 @@ extension Mediator {
     private static func entry(for route: URLRoute) throws(MediatorError) -> RouteTable.Entry {
         guard let target = Names.canonical(route.target, as: .target) else {
             throw MediatorError(
-                .invalidName, target: route.target,
-                reason: "route \"\(oneLine(route.pattern, limit: 200))\": invalid target name: \(Names.problem(with: route.target, as: .target) ?? "")")
+                .invalidName,
+                reason:
+                    "route \"\(oneLine(route.pattern, limit: 200))\": invalid target name \"\(oneLine(route.target, limit: 100))\": \(Names.problem(with: route.target, as: .target) ?? "")"
+            )
         }
         guard let action = Names.canonical(route.action, as: .action) else {
             throw MediatorError(
-                .invalidName, target: target, action: route.action,
-                reason: "route \"\(oneLine(route.pattern, limit: 200))\": invalid action name: \(Names.problem(with: route.action, as: .action) ?? "")")
+                .invalidName,
+                reason:
+                    "route \"\(oneLine(route.pattern, limit: 200))\": invalid action name \"\(oneLine(route.action, limit: 100))\": \(Names.problem(with: route.action, as: .action) ?? "")"
+            )
         }
         if Names.isNative(action) {
             throw MediatorError(
-                .forbidden, target: target, action: action,
+                .forbidden,
                 reason: "route \"\(oneLine(route.pattern, limit: 200))\": actions whose name begins with \"native\" cannot be reached by URL")
         }
         var scheme = RouteTable.anyScheme
@@ -198,7 +209,7 @@ extension Mediator {
                 })
             else {
                 throw MediatorError(
-                    .invalidRoute, target: target, action: action,
+                    .invalidRoute,
                     reason:
                         "route \"\(oneLine(route.pattern, limit: 200))\": the scheme \"\(oneLine(given, limit: 60))\" must be a letter followed by letters, digits, \"+\", \"-\" or \".\""
                 )

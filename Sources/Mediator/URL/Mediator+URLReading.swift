@@ -66,6 +66,8 @@ extension Mediator {
             }
             if let match { return routedCall(url, match, link: link, extra: extra, policy: policy) }
         }
+        // Once routes are registered, the host of a web link is a server, never a target.
+        if hasRoutes && link.isWeb { return notRouted(url, link: link, extra: extra, policy: policy, handler: handler, detail: nil) }
         return builtInCall(url, extra: extra, policy: policy, handler: handler, link: link)
     }
 
@@ -104,13 +106,7 @@ extension Mediator {
         case .success(let head): parsed = head
         case .failure(let error):
             guard let link else { return .failed(error) }
-            let path =
-                link.segments == nil
-                ? "a path of more than \(RouteTrie<RouteDestination>.maximumSegments) segments" : "\"\(oneLine(link.shownPath, limit: 200))\""
-            let notFound = MediatorError(
-                .routeNotFound, reason: "\(describe(url, limit: 120)): no route matches \(path) (read as scheme://Target/action, it is an \(error.reason))")
-            guard let handler else { return .failed(notFound) }
-            return unmatched(url, link: link, extra: extra, policy: policy, handler: handler, otherwise: .failed(notFound))
+            return notRouted(url, link: link, extra: extra, policy: policy, handler: handler, detail: error.reason)
         }
         if policy.matchesHostIgnoringCase {
             switch registeredTarget(ignoringCaseOf: parsed.target) {
@@ -129,6 +125,18 @@ extension Mediator {
             return unmatched(url, link: link, extra: extra, policy: policy, handler: handler, otherwise: call)
         }
         return call
+    }
+
+    /// A URL no route matches and that names no call: `routeNotFound`, or first the question for
+    /// `handler`. `detail`: why the URL is not of the form `scheme://Target/action`, if it was read so.
+    private func notRouted(_ url: String, link: LinkURL, extra: Params?, policy: URLPolicy, handler: UnmatchedURLHandler?, detail: String?) -> URLCall {
+        let path =
+            link.segments == nil
+            ? "a path of more than \(RouteTrie<RouteDestination>.maximumSegments) segments" : "\"\(oneLine(link.shownPath, limit: 200))\""
+        let asBuiltIn = detail.map { " (read as scheme://Target/action, it is an \($0))" } ?? ""
+        let notFound = MediatorError(.routeNotFound, reason: "\(describe(url, limit: 120)): no route matches \(path)\(asBuiltIn)")
+        guard let handler else { return .failed(notFound) }
+        return unmatched(url, link: link, extra: extra, policy: policy, handler: handler, otherwise: .failed(notFound))
     }
 
     /// The question for the unmatched-URL handler, with the query's params and `extra` over them.
