@@ -204,6 +204,9 @@ func makeCases() async throws -> [BenchCase] {
     // must not grow with the length of the name a caller sends.
     let twoHundred = Mediator()
     for index in 0..<200 { try twoHundred.register(target: "Target" + String(index), actions: []) }
+    // Deep-link routes: 10 routes here; the 10,000 of `routes10000` are built on first use.
+    let routes10 = try makeRouteMediator(count: 10)
+
     let typoURL = "app://Targt1/go"
     let hugeNameURL = "app://" + String(repeating: "Target1", count: 3_000) + "/go"
     let crowdedURL = "app://" + String(repeating: "u", count: 64) + "/go"
@@ -252,6 +255,28 @@ func makeCases() async throws -> [BenchCase] {
                 for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
                 consume((components.host, components.path, query))
             }
+        },
+        // Route matching without the call: `canOpen` parses routeURL (`myapp://user/42/posts/7`),
+        // walks the routes' trie (the host `user` as a literal, `42` as an `int`, `posts`, `7`),
+        // builds the routed call's params (the two captures, the query's none, the @-keys) and
+        // finds the action registered and remote; it runs nothing. Among 10 routes, then among
+        // 10,000 (budget: at most 1.2x the 10).
+        BenchCase(name: "routeMatch10", iterations: 200_000) { count in
+            for _ in 0..<count { consume(routes10.canOpen(routeURL)) }
+        },
+        BenchCase(name: "routeMatch10000", iterations: 200_000) { count in
+            let mediator = routes10000
+            for _ in 0..<count { consume(mediator.canOpen(routeURL)) }
+        },
+        // The full routed call: `open(routeURL)` matches as above, then dispatches as a URL call
+        // (URL rules, the action looked up and called with the params); the action reads `id` and
+        // `post` as Int (from their text) and returns their sum.
+        BenchCase(name: "routeOpen10", iterations: 100_000) { count in
+            for _ in 0..<count { consume(routes10.open(routeURL)) }
+        },
+        BenchCase(name: "routeOpen10000", iterations: 100_000) { count in
+            let mediator = routes10000
+            for _ in 0..<count { consume(mediator.open(routeURL)) }
         },
         BenchCase(name: "notFound", iterations: 200_000) { count in
             for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "missing", params: params)) }
@@ -320,9 +345,12 @@ func performSynchronously(_ mediator: Mediator, target: String, params: Params) 
     mediator.perform(target: target, action: "echo", params: params, shouldCacheTarget: true)
 }
 
-/// Throws unless `value` is the answer every case's call gives (1 + "abc".utf8.count).
-func expectAnswer(_ value: (any Sendable)?, _ caseName: String) throws(SetupError) {
-    guard value as? Int == 4 else { throw SetupError(message: "the call of case \(caseName) did not answer 4: \(String(describing: value))") }
+/// Throws unless `value` is `answer`: by default the one every echo case's call gives
+/// (1 + "abc".utf8.count).
+func expectAnswer(_ value: (any Sendable)?, answer: Int = 4, _ caseName: String) throws(SetupError) {
+    guard value as? Int == answer else {
+        throw SetupError(message: "the call of case \(caseName) did not answer \(answer): \(String(describing: value))")
+    }
 }
 
 /// A case whose call does not work as it must.
