@@ -228,9 +228,6 @@ enum RouteFuzz {
     /// literal percent-encoded; and what each placeholder captures from it. `nil` for a variant of
     /// zero segments (a custom scheme needs a host) or one that cannot be read.
     static func builtURL(matching pattern: String, scheme: String, withGroups: Bool) -> (String, [String: String])? {
-        // Known library issue (reported; remove once fixed): patterns are split on the Character
-        // "/", so a "/" followed by a combining mark (`/user/\u{30D}`) does not end a segment there.
-        if pattern.utf8.count(where: { $0 == UInt8(ascii: "/") }) != pattern.count(where: { $0 == "/" }) { return nil }
         var bytes: [UInt8] = []
         var depth = 0
         for byte in pattern.utf8 {
@@ -426,10 +423,9 @@ enum RouteFuzz {
         if (params[URLRoute.schemeKey] as? String) != scheme {
             fatalError("\(URLRoute.schemeKey) is \(String(describing: params[URLRoute.schemeKey])), not \(scheme), for \(shown)")
         }
-        // `@rest` is set only by a variant with `*`; otherwise an in-process `@rest` stays (the
-        // mediator overwrites only the keys it sets: reported to the library's owner).
-        let passedRest = withExtra && (params[URLRoute.restKey] as? String) == marker
-        if let rest = params[URLRoute.restKey], !passedRest, !(rest is [String]) || !route.utf8.contains(UInt8(ascii: "*")) {
+        // `@rest` is the mediator's: the segments a `*` matched, absent when no `*` matched (an
+        // in-process `@rest` never survives).
+        if let rest = params[URLRoute.restKey], !(rest is [String]) || !route.utf8.contains(UInt8(ascii: "*")) {
             fatalError("\(URLRoute.restKey) = \(rest) for \(shown) matched by \(route.debugDescription)")
         }
         for (name, type) in typedPlaceholders(route) where !(withExtra && extra.contains(name)) {
@@ -660,27 +656,16 @@ enum RouteFuzz {
         }
     }
 
-    /// Where the text of a malformed percent-escape begins in an error (`... has a malformed
-    /// percent-escape "%T\0"`): always the end of the reason.
-    static let malformedEscape = "a malformed percent-escape \""
-
     /// The longest error text allowed, whatever the input's length: errors cut each text they
     /// quote to 100-200 scalars, each escaped in at most 10 bytes (`\u{10FFFF}`), and a
-    /// `routeNotFound` quotes the URL twice, its path and a name (a 100-byte URL of NUL bytes gives
-    /// 2,137 bytes).
+    /// `routeNotFound` quotes the URL, its path and why it is not `scheme://Target/action`.
     static let maximumErrorBytes = 10_000
 
-    /// An error's text is one line without raw control or format characters, and bounded. Waived
-    /// (known library issue, reported; remove the waiver once fixed): the up to 3 bytes of a
-    /// malformed percent-escape that an `invalidURL` error quotes at its end come from the URL
-    /// unescaped (`URLParser.DecodingProblem.malformedEscape`), so the check stops where they begin.
+    /// An error's text is one line without raw control or format characters, and bounded.
     static func checkOneLine(_ error: MediatorError, _ what: String) {
         let text = error.description
         if text.isEmpty { fatalError("an error without a description for \(what)") }
-        let marker = Array(malformedEscape.utf8)
-        let bytes = Array(text.utf8)
-        let end = error.code == .invalidURL ? bytes.indices.first { bytes[$0...].starts(with: marker) } ?? bytes.count : bytes.count
-        if String(decoding: bytes[..<end], as: UTF8.self).unicodeScalars.contains(where: \.isEscapedForTerminals) {
+        if text.unicodeScalars.contains(where: \.isEscapedForTerminals) {
             fatalError("a raw control character in the error for \(what): \(text.debugDescription)")
         }
         if text.utf8.count > maximumErrorBytes { fatalError("an error of \(text.utf8.count) bytes for \(what)") }

@@ -66,6 +66,20 @@ struct DeepLinkBehaviourTests {
         #expect(code { try mediator.validate(url: "myapp://notes/x/y") } == .routeNotFound)
     }
 
+    @Test("Found by fuzzing: a pattern splits on the byte /, even before a combining mark; an in-process @rest never survives; a malformed escape is quoted on one line")
+    func fuzzFindings() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/user/\u{30D}", to: "Echo", action: "echo")
+        try mediator.route("/plain/:x", to: "Echo", action: "echo")
+        #expect(mediator.open("myapp://user/%CC%8D") != nil)
+        #expect(code { _ = try mediator.call(url: "myapp://user%2F%CC%8D") } != nil)
+        let values = try #require(try mediator.call(url: "myapp://plain/1", params: ["@rest": "forged", "@route": "forged"]) as? [String: any Sendable])
+        #expect(values["@rest"] == nil && values["@route"] as? String == "/plain/:x")
+        let escape = failure { _ = try mediator.call(url: "myapp://Echo/echo?%\nx=1") }
+        #expect(escape?.code == .invalidURL)
+        #expect(escape.map { !$0.description.contains("\n") } == true, "\(String(describing: escape))")
+    }
+
     // MARK: The URL rules
 
     @Test("A route never makes a local-only or native action reachable, and the allow-lists apply to its destination")

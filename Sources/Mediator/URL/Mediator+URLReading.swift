@@ -89,8 +89,9 @@ extension Mediator {
         }
         var values = query.values
         for (name, value) in match.parameters { values[name] = value }
-        if let rest = match.rest { values[URLRoute.restKey] = rest }
         if let extra { values.merge(extra.values) { _, given in given } }
+        // Every one of the mediator's keys is its own: `@rest` is absent when the route has no `*`.
+        values[URLRoute.restKey] = match.rest
         values[URLRoute.patternKey] = match.pattern
         values[URLRoute.urlKey] = url
         values[URLRoute.schemeKey] = link.scheme
@@ -133,7 +134,9 @@ extension Mediator {
         let path =
             link.segments == nil
             ? "a path of more than \(RouteTrie<RouteDestination>.maximumSegments) segments" : "\"\(oneLine(link.shownPath, limit: 200))\""
-        let asBuiltIn = detail.map { " (read as scheme://Target/action, it is an \($0))" } ?? ""
+        // Why it is not `scheme://Target/action`, without the URL the parser's reason quotes again.
+        let quoted = "invalid URL \(describe(url, limit: 120)): "
+        let asBuiltIn = detail.map { " (and as scheme://Target/action: \($0.hasPrefix(quoted) ? String($0.dropFirst(quoted.count)) : $0))" } ?? ""
         let notFound = MediatorError(.routeNotFound, reason: "\(describe(url, limit: 120)): no route matches \(path)\(asBuiltIn)")
         guard let handler else { return .failed(notFound) }
         return unmatched(url, link: link, extra: extra, policy: policy, handler: handler, otherwise: .failed(notFound))

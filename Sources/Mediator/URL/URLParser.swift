@@ -152,7 +152,8 @@ enum URLParser {
 
         var description: String {
             switch self {
-            case .malformedEscape(let escape): "a malformed percent-escape \"\(escape)\""
+            // The escape's bytes come from the URL: escaped for terminals, as all quoted text is.
+            case .malformedEscape(let escape): "a malformed percent-escape \"\(oneLine(escape, limit: 10))\""
             case .invalidUTF8: "percent-escapes that are not valid UTF-8"
             }
         }

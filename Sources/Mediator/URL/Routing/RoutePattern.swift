@@ -113,14 +113,16 @@ struct RouteVariant: Sendable, CustomStringConvertible {
 
     /// Parses one variant (a pattern with its groups already expanded).
     fileprivate init(parsing text: String, fail: (RouteError.Problem) -> RouteError) throws {
-        var body = Substring(text)
-        if body.utf8.first == UInt8(ascii: "/") { body = body.dropFirst() }
+        // Split on the byte `/`, as paths are: by `Character`, a `/` followed by a combining mark
+        // (`/user/\u{30D}`) would be one character and not end a segment.
+        var body = Array(text.utf8)[...]
+        if body.first == UInt8(ascii: "/") { body = body.dropFirst() }
         // One trailing `/` is dropped, as callers drop one from paths; `//` stays an empty segment.
-        if body.utf8.count > 1, body.utf8.last == UInt8(ascii: "/") { body = body.dropLast() }
+        if body.count > 1, body.last == UInt8(ascii: "/") { body = body.dropLast() }
         var segments: [Segment] = []
         var names = Set<String>()
         if !body.isEmpty {
-            let pieces = body.split(separator: "/", omittingEmptySubsequences: false)
+            let pieces = body.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring(String(decoding: $0, as: UTF8.self)) }
             if pieces.count > RoutePattern.maximumSegments { throw fail(.tooManySegments(count: pieces.count)) }
             for (index, piece) in pieces.enumerated() {
                 if piece.isEmpty { throw fail(.emptySegment(variant: text)) }
