@@ -66,7 +66,9 @@ struct DeepLinkBehaviourTests {
         #expect(code { try mediator.validate(url: "myapp://notes/x/y") } == .routeNotFound)
     }
 
-    @Test("Found by fuzzing: a pattern splits on the byte /, even before a combining mark; an in-process @rest never survives; a malformed escape is quoted on one line")
+    @Test(
+        "Found by fuzzing: a pattern splits on the byte /, even before a combining mark; an in-process @rest never survives; a malformed escape is quoted on one line"
+    )
     func fuzzFindings() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/user/\u{30D}", to: "Echo", action: "echo")
