@@ -8,6 +8,8 @@ import Mediator
 
 /// The URL every route case opens: the host and three path segments, two of them `int` params.
 let routeURL = "myapp://user/42/posts/7"
+/// The segments of ``routeURL``'s path, as routes see them (the host first), split once.
+let routeSegments = ["user", "42", "posts", "7"]
 
 /// What `open(routeURL)` answers: id + post.
 let routeAnswer = 49

@@ -124,7 +124,7 @@ let baselines: [String: String] = [
     "missHugeName": "missTypo", "missAmong100000": "missTypo", "asyncPerformCached": "performCached", "asyncAction": "performCached",
     "mainActorHop": "performCached", "mainActorOnMain": "performCached", "validatedCached": "performCached", "typedKey": "performCached",
     "interceptedCached": "performCached", "observedCached": "performCached",
-    "routeMatch10000": "routeMatch10", "routeOpen10": "openURL", "routeOpen10000": "routeOpen10",
+    "routeMatch10000": "routeMatch10", "routeTrieMatch10000": "routeTrieMatch10", "routeOpen10": "openURL", "routeOpen10000": "routeOpen10",
 ]
 
 func printTable(_ results: [Measurement]) {

@@ -29,7 +29,9 @@ extension Mediator {
 
     /// Reads what `url` asks for under the URL rules: routes first, then the form
     /// `scheme://Target/action`, then the unmatched-URL handler. See <doc:DeepLinkRoutes>.
-    func urlCall(_ url: String, extra: Params?) -> URLCall {
+    /// `capturing`: `false` for a dry run (``canOpen(_:)``), which needs the destination, not the
+    /// params: a routed call then carries only the query's.
+    func urlCall(_ url: String, extra: Params?, capturing: Bool = true) -> URLCall {
         // The common case, no routes and no handler, copies neither out of the lock.
         let (policy, hasHandler, hasRoutes) = state.withReadLock { registry in
             (registry.urlPolicy, registry.unmatchedURLHandler != nil, registry.routes.count > 0)
@@ -55,16 +57,23 @@ extension Mediator {
             return .failed(error)
         }
         if hasRoutes, let segments = link.segments, let snapshot = routeSnapshot() {
-            var match = snapshot.match(scheme: link.scheme, segments)
-            // A host a mail client or proxy capitalised differently: matched once more in lowercase.
-            if match == nil, policy.matchesHostIgnoringCase, !link.isWeb, let host = segments.first,
-                host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-            {
+            // A host a mail client or proxy capitalised differently is matched once more in lowercase.
+            let lowered = { () -> [String]? in
+                guard policy.matchesHostIgnoringCase, !link.isWeb, let host = segments.first,
+                    host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+                else { return nil }
                 var lowered = segments
                 lowered[0] = Self.asciiLowercased(host)
-                match = snapshot.match(scheme: link.scheme, lowered)
+                return lowered
             }
-            if let match { return routedCall(url, match, link: link, extra: extra, policy: policy) }
+            if capturing {
+                if let match = snapshot.match(scheme: link.scheme, segments) ?? lowered().flatMap({ snapshot.match(scheme: link.scheme, $0) }) {
+                    return routedCall(url, match, link: link, extra: extra, policy: policy)
+                }
+            } else if let found = snapshot.destination(scheme: link.scheme, segments) ?? lowered().flatMap({ snapshot.destination(scheme: link.scheme, $0) }) {
+                let match = RouteMatch(payload: found.payload, pattern: found.pattern, priority: 0, parameters: [:], rest: nil)
+                return routedCall(url, match, link: link, extra: nil, policy: policy, capturing: false)
+            }
         }
         // Once routes are registered, the host of a web link is a server, never a target.
         if hasRoutes && link.isWeb { return notRouted(url, link: link, extra: extra, policy: policy, handler: handler, detail: nil) }
@@ -73,7 +82,11 @@ extension Mediator {
 
     /// The call a route match makes: the URL rules checked for its destination, then the params
     /// merged (query, then path, then in-process, then the mediator's keys).
-    private func routedCall(_ url: String, _ match: RouteMatch<RouteDestination>, link: LinkURL, extra: Params?, policy: URLPolicy) -> URLCall {
+    /// `capturing`: `false` when only the destination matters (a dry run): the query is checked,
+    /// and nothing is merged.
+    private func routedCall(
+        _ url: String, _ match: RouteMatch<RouteDestination>, link: LinkURL, extra: Params?, policy: URLPolicy, capturing: Bool = true
+    ) -> URLCall {
         let destination = match.payload
         if let why = Self.brokenTargetRule(target: destination.target, action: destination.action, policy: policy) {
             var error = MediatorError(
@@ -87,7 +100,10 @@ extension Mediator {
         case .success(let parsed): query = parsed
         case .failure(let error): return .failed(error)
         }
+        guard capturing else { return .call(target: destination.target, action: destination.action, params: query) }
         var values = query.values
+        // Sized once: growing a dictionary rehashes what it holds.
+        values.reserveCapacity(values.count + match.parameters.count + (extra?.count ?? 0) + 4)
         for (name, value) in match.parameters { values[name] = value }
         if let extra { values.merge(extra.values) { _, given in given } }
         // Every one of the mediator's keys is its own: `@rest` is absent when the route has no `*`.

@@ -91,16 +91,29 @@ struct RouteTable {
 final class RouteSnapshot: Sendable {
     /// The trie of each scheme's routes, and of every scheme's under ``RouteTable/anyScheme``.
     let tries: [String: RouteTrie<RouteDestination>]
+    /// The trie of the routes for every scheme, kept apart: every match that the URL's own scheme
+    /// does not answer reads it, and a lookup by the empty string costs a hash.
+    private let anyScheme: RouteTrie<RouteDestination>?
+    /// Whether any scheme has routes of its own (when none has, its lookup is skipped).
+    private let hasSchemeRoutes: Bool
 
     init(tries: [String: RouteTrie<RouteDestination>]) {
         self.tries = tries
+        anyScheme = tries[RouteTable.anyScheme]
+        hasSchemeRoutes = tries.keys.contains { !$0.isEmpty }
     }
 
     /// The route `segments` match for `scheme` (lowercased): the scheme's own routes first, then
     /// the routes for every scheme.
     func match<Text: RouteSegmentText>(scheme: String, _ segments: [Text]) -> RouteMatch<RouteDestination>? {
-        if let own = tries[scheme], let match = own.match(segments) { return match }
-        return tries[RouteTable.anyScheme]?.match(segments)
+        if hasSchemeRoutes, let own = tries[scheme], let match = own.match(segments) { return match }
+        return anyScheme?.match(segments)
+    }
+
+    /// The destination and pattern of the route ``match(scheme:_:)`` would return, capturing nothing.
+    func destination<Text: RouteSegmentText>(scheme: String, _ segments: [Text]) -> (payload: RouteDestination, pattern: String)? {
+        if hasSchemeRoutes, let own = tries[scheme], let found = own.destination(segments) { return found }
+        return anyScheme?.destination(segments)
     }
 
     /// Every route in match order: each scheme's (schemes sorted), then those for every scheme.

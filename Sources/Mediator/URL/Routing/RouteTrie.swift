@@ -36,6 +36,9 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     private struct Node: Sendable {
         /// Literal children, by the segment's bytes.
         var literals: [RouteLiteral: Int] = [:]
+        /// The same children when there are at most ``linearLiteralCount``: compared one by one,
+        /// which for so few costs less than hashing the segment.
+        var fewLiterals: [(literal: RouteLiteral, node: Int)]?
         /// Typed placeholder children, in the order of ``RoutePlaceholderType/allCases``;
         /// precomputed so that matching does not build a list of candidates.
         var typed: [TypedChild] = []
@@ -123,6 +126,9 @@ struct RouteTrie<Payload: Sendable>: Sendable {
                 if let priority = nodes[child].bestPriority, best.map({ priority > $0 }) ?? true { best = priority }
             }
             nodes[index].bestPriority = best
+            if nodes[index].literals.count <= Self.linearLiteralCount {
+                nodes[index].fewLiterals = nodes[index].literals.map { ($0.key, $0.value) }
+            }
         }
         self.table = routes
         self.nodes = nodes
@@ -181,10 +187,17 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         guard let best = bestNode(for: segments) else { return nil }
         let terminal = nodes[best].terminals[0]
         let route = table[terminal.route]
-        var parameters: [String: String] = [:]
+        var parameters: [String: String] = Dictionary(minimumCapacity: terminal.captures.count)
         for capture in terminal.captures { parameters[capture.name] = String(segments[capture.index]) }
         let rest = terminal.restStart.map { segments[$0...].map { String($0) } }
         return RouteMatch(payload: route.payload, pattern: route.pattern.text, priority: route.priority, parameters: parameters, rest: rest)
+    }
+
+    /// The payload and pattern of the route ``match(_:)`` would return, capturing nothing.
+    func destination<Text: RouteSegmentText>(_ segments: [Text]) -> (payload: Payload, pattern: String)? {
+        guard let best = bestNode(for: segments) else { return nil }
+        let route = table[nodes[best].terminals[0].route]
+        return (route.payload, route.pattern.text)
     }
 
     /// Whether some route matches `segments` (a dry run of ``match(_:)``: nothing is captured).
@@ -211,7 +224,7 @@ struct RouteTrie<Payload: Sendable>: Sendable {
             return false
         }
         let segment = segments[depth]
-        if let literal = nodes[node].literals[RouteLiteral(segment)], search(literal, depth: depth + 1, segments, &best) { return true }
+        if let literal = literalChild(of: node, segment), search(literal, depth: depth + 1, segments, &best) { return true }
         if !segment.isEmpty {
             for typed in nodes[node].typed where typed.type.accepts(segment) {
                 if search(typed.node, depth: depth + 1, segments, &best) { return true }
@@ -220,6 +233,20 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         }
         if let wildcard = nodes[node].wildcard, consider(wildcard, &best) { return true }
         return false
+    }
+
+    /// The most literal children a node compares one by one rather than by hash.
+    private static var linearLiteralCount: Int { 4 }
+
+    /// `node`'s literal child for `segment`, if any.
+    @inline(__always)
+    private func literalChild<Text: RouteSegmentText>(of node: Int, _ segment: Text) -> Int? {
+        let key = RouteLiteral(segment)
+        if let few = nodes[node].fewLiterals {
+            for entry in few where entry.literal == key { return entry.node }
+            return nil
+        }
+        return nodes[node].literals[key]
     }
 
     /// Takes `node`'s best terminal if it beats `best`; `true` when nothing can beat `best` now.
