@@ -271,11 +271,11 @@ func makeCases() async throws -> [BenchCase] {
         // The matcher alone, as routing-kit's TrieRouter lookup is measured: the path already
         // split (`user`, `42`, `posts`, `7`), the trie walked, the two captures returned.
         BenchCase(name: "routeTrieMatch10", iterations: 200_000) { count in
-            for _ in 0..<count { consume(routes10.matchRoute(scheme: "myapp", segments: routeSegments)?.parameters) }
+            for _ in 0..<count { consume(routes10.matchRoute(scheme: "myapp", segments: routeSegments)?.captures) }
         },
         BenchCase(name: "routeTrieMatch10000", iterations: 200_000) { count in
             let mediator = routes10000
-            for _ in 0..<count { consume(mediator.matchRoute(scheme: "myapp", segments: routeSegments)?.parameters) }
+            for _ in 0..<count { consume(mediator.matchRoute(scheme: "myapp", segments: routeSegments)?.captures) }
         },
         // The full routed call: `open(routeURL)` matches as above, then dispatches as a URL call
         // (URL rules, the action looked up and called with the params); the action reads `id` and

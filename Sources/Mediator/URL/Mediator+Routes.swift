@@ -251,9 +251,10 @@ extension Mediator {
     /// - Parameters:
     ///   - scheme: the scheme, lowercased.
     ///   - segments: the path's segments, percent-decoded (for a custom scheme, the host first).
-    /// - Returns: the destination's canonical names and the placeholders' captures, or `nil`.
-    package func matchRoute(scheme: String, segments: [String]) -> (target: String, action: String, parameters: [String: String])? {
+    /// - Returns: the destination's canonical names and the placeholders' captures (name and
+    ///   segment, in the pattern's order), or `nil`.
+    package func matchRoute(scheme: String, segments: [String]) -> (target: String, action: String, captures: [(name: String, value: String)])? {
         guard let match = routeSnapshot()?.match(scheme: scheme, segments) else { return nil }
-        return (match.payload.target, match.payload.action, match.parameters)
+        return (match.payload.target, match.payload.action, match.captures)
     }
 }

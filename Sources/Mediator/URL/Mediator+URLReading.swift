@@ -71,7 +71,7 @@ extension Mediator {
                     return routedCall(url, match, link: link, extra: extra, policy: policy)
                 }
             } else if let found = snapshot.destination(scheme: link.scheme, segments) ?? lowered().flatMap({ snapshot.destination(scheme: link.scheme, $0) }) {
-                let match = RouteMatch(payload: found.payload, pattern: found.pattern, priority: 0, parameters: [:], rest: nil)
+                let match = RouteMatch(payload: found.payload, pattern: found.pattern, priority: 0, captures: [], rest: nil)
                 return routedCall(url, match, link: link, extra: nil, policy: policy, capturing: false)
             }
         }
@@ -103,8 +103,8 @@ extension Mediator {
         guard capturing else { return .call(target: destination.target, action: destination.action, params: query) }
         var values = query.values
         // Sized once: growing a dictionary rehashes what it holds.
-        values.reserveCapacity(values.count + match.parameters.count + (extra?.count ?? 0) + 4)
-        for (name, value) in match.parameters { values[name] = value }
+        values.reserveCapacity(values.count + match.captures.count + (extra?.count ?? 0) + 4)
+        for (name, value) in match.captures { values[name] = value }
         if let extra { values.merge(extra.values) { _, given in given } }
         // Every one of the mediator's keys is its own: `@rest` is absent when the route has no `*`.
         values[URLRoute.restKey] = match.rest

@@ -1,10 +1,16 @@
-/// An immutable trie of deep-link routes (``RoutePattern``s), built once by a
-/// ``RouteTrieBuilder`` and matched against paths many times, from any thread.
+/// An immutable trie of deep-link routes (``RoutePattern``s), built once from a list of routes
+/// (see `RouteTrie+Building.swift` and ``RouteTrieBuilder``) and matched against paths many times,
+/// from any thread.
 ///
-/// Each node has at most one child per kind: literal children in a dictionary keyed by the
-/// segment's bytes, one child per placeholder type (`int`, `uuid`, `alpha`, in that order), one
-/// untyped placeholder child and one wildcard child. Matching a path is one walk down the trie; it
-/// never looks at the list of routes, so its cost does not grow with the number of routes.
+/// Each node has at most one child per kind: literal children keyed by the segment's bytes, one
+/// child per placeholder type (`int`, `uuid`, `alpha`, in that order), one untyped placeholder
+/// child and one wildcard child. Matching a path is one walk down the trie; it never looks at the
+/// list of routes, so its cost does not grow with the number of routes.
+///
+/// The trie is stored flat: nodes, literal edges, typed edges and terminals are plain integers in
+/// arrays, and every literal's bytes sit in one byte array. Reading a node therefore copies a few
+/// words and retains nothing (a node holding arrays of its own would retain and release them
+/// on every step of every walk, which was a sixth of a match's cost).
 struct RouteTrie<Payload: Sendable>: Sendable {
     /// Paths with more segments than this never match (and are not walked): it bounds the work
     /// and the recursion depth of one match.
@@ -32,131 +38,101 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         let priority: Int
     }
 
-    /// A trie node. Children are indices into ``nodes``, always greater than the parent's.
-    private struct Node: Sendable {
-        /// Literal children, by the segment's bytes.
-        var literals: [RouteLiteral: Int] = [:]
-        /// The same children when there are at most ``linearLiteralCount``: compared one by one,
-        /// which for so few costs less than hashing the segment.
-        var fewLiterals: [(literal: RouteLiteral, node: Int)]?
-        /// Typed placeholder children, in the order of ``RoutePlaceholderType/allCases``;
-        /// precomputed so that matching does not build a list of candidates.
-        var typed: [TypedChild] = []
+    /// A trie node. Every index is into one of the trie's arrays; children always come after
+    /// their parent in ``nodes``; `-1` means none.
+    struct Node: Sendable {
+        /// The literal children: `edges[literalStart ..< literalStart + literalCount]`.
+        var literalStart = 0
+        /// How many literal children there are.
+        var literalCount = 0
+        /// The node's hash table of its literal children, `slots[slotStart ... slotStart +
+        /// slotMask]`, when it has more than ``linearLiteralCount`` of them; `-1` when it has
+        /// fewer, which are compared one by one (cheaper than hashing the segment for so few).
+        var slotMask = -1
+        /// Where the node's hash table starts in ``slots``.
+        var slotStart = 0
+        /// The typed placeholder children, `typedEdges[typedStart ..< typedStart + typedCount]`,
+        /// in the order of ``RoutePlaceholderType/allCases``.
+        var typedStart = 0
+        /// How many typed placeholder children there are.
+        var typedCount = 0
         /// The untyped placeholder child.
-        var parameter: Int?
-        /// The wildcard child: it only has terminals, as `*` is always last.
-        var wildcard: Int?
-        /// The variants that end here, best first (priority, then registration order, then
-        /// variant order). They all have the same shape, so the first is the best of them.
-        var terminals: [Terminal] = []
+        var parameter = -1
+        /// The wildcard child: it only has a terminal, as `*` is always last.
+        var wildcard = -1
+        /// The best variant that ends here, in ``terminals`` (the others that end here are never
+        /// chosen: they all have the same shape, and this one beats them on priority or order).
+        var terminal = -1
         /// The highest priority of a terminal in this node's subtree, `nil` if it has none: the
         /// walk skips subtrees that cannot beat what it already found.
         var bestPriority: Int?
     }
 
-    /// A typed placeholder child.
-    private struct TypedChild: Sendable {
-        /// The type a segment must have to go down this child.
-        let type: RoutePlaceholderType
-        /// The child's index.
+    /// A literal child: its text (in ``bytes``) and where it leads.
+    struct LiteralEdge: Sendable {
+        /// Where the literal's UTF-8 bytes start in ``bytes``.
+        let start: Int
+        /// How many bytes the literal has.
+        let count: Int
+        /// The literal's ``hash(_:)``, compared before the bytes in hashed nodes.
+        let hash: Int
+        /// The child's index in ``nodes``.
         let node: Int
     }
 
-    /// A variant of a route ending at a node, with where its captures are in the path.
-    private struct Terminal: Sendable {
+    /// A typed placeholder child.
+    struct TypedEdge: Sendable {
+        /// The type a segment must have to go down this child.
+        let type: RoutePlaceholderType
+        /// The child's index in ``nodes``.
+        let node: Int
+    }
+
+    /// The best variant of a route ending at a node, with where its captures are in the path.
+    struct Terminal: Sendable {
         /// Index into ``table``.
         let route: Int
         /// The route's priority (copied here for the walk).
         let priority: Int
-        /// The route's registration order.
-        let order: Int
-        /// The variant's index in its pattern's expansion order.
-        let variant: Int
-        /// Placeholder names by segment index: names live here, not in the nodes, because
-        /// `/user/:id` and `/user/:uid` share one node.
-        let captures: [(index: Int, name: String)]
-        /// The index of the first segment the wildcard matched, if the variant ends with `*`.
-        let restStart: Int?
+        /// The variant's captures: `captureNames[captureStart ..< captureStart + captureCount]`,
+        /// the segment each one takes at the same place in ``captureSegments``. Names live here,
+        /// not in the nodes, because `/user/:id` and `/user/:uid` share one node.
+        let captureStart: Int
+        /// How many placeholders the variant has.
+        let captureCount: Int
+        /// The index of the first segment the wildcard matched, or `-1` if the variant has none.
+        let restStart: Int
     }
 
     /// The best terminal found so far by a walk.
     private struct Best {
-        /// The node whose first terminal it is.
+        /// The node whose terminal it is.
         var node: Int
         /// That terminal's priority.
         var priority: Int
     }
 
     /// The routes, in registration order.
-    private let table: [Route]
+    let table: [Route]
     /// The nodes; the root is the first.
-    private let nodes: [Node]
+    let nodes: [Node]
+    /// Every node's literal children, each node's together.
+    let edges: [LiteralEdge]
+    /// The UTF-8 bytes of every literal, one after another.
+    let bytes: [UInt8]
+    /// The hash tables of nodes with many literal children: indices into ``edges``, `-1` for an
+    /// empty slot (open addressing, linear probing, at most half full).
+    let slots: [Int]
+    /// Every node's typed placeholder children, each node's together.
+    let typedEdges: [TypedEdge]
+    /// The terminals of the nodes that have one.
+    let terminals: [Terminal]
+    /// The placeholder names of every terminal, each terminal's together.
+    let captureNames: [String]
+    /// The segment index each of ``captureNames`` captures.
+    let captureSegments: [Int]
     /// The highest priority of any route: a walk stops at the first match with it.
-    private let topPriority: Int?
-
-    /// A trie of `routes` (their `order`s must be distinct). Use ``RouteTrieBuilder``, which
-    /// rejects duplicates, rather than this directly.
-    init(routes: [Route]) {
-        var nodes = [Node()]
-        for (routeIndex, route) in routes.enumerated() {
-            for (variantIndex, variant) in route.pattern.variants.enumerated() {
-                var current = 0
-                var captures: [(index: Int, name: String)] = []
-                var restStart: Int?
-                for (index, segment) in variant.segments.enumerated() {
-                    current = Self.child(of: current, for: segment, in: &nodes)
-                    switch segment {
-                    case .literal: break
-                    case .parameter(let name, _): captures.append((index, name))
-                    case .wildcard: restStart = index
-                    }
-                }
-                let terminal = Terminal(
-                    route: routeIndex, priority: route.priority, order: route.order, variant: variantIndex, captures: captures, restStart: restStart)
-                nodes[current].terminals.append(terminal)
-            }
-        }
-        // Children come after their parents, so one backward pass sees every child first.
-        for index in nodes.indices.reversed() {
-            nodes[index].terminals.sort { ($0.priority, -$0.order, -$0.variant) > ($1.priority, -$1.order, -$1.variant) }
-            var best = nodes[index].terminals.first?.priority
-            var children = Array(nodes[index].literals.values) + nodes[index].typed.map(\.node)
-            children += [nodes[index].parameter, nodes[index].wildcard].compactMap { $0 }
-            for child in children {
-                if let priority = nodes[child].bestPriority, best.map({ priority > $0 }) ?? true { best = priority }
-            }
-            nodes[index].bestPriority = best
-            if nodes[index].literals.count <= Self.linearLiteralCount {
-                nodes[index].fewLiterals = nodes[index].literals.map { ($0.key, $0.value) }
-            }
-        }
-        self.table = routes
-        self.nodes = nodes
-        self.topPriority = nodes[0].bestPriority
-    }
-
-    /// The child of `parent` for `segment`, created if needed.
-    private static func child(of parent: Int, for segment: RouteVariant.Segment, in nodes: inout [Node]) -> Int {
-        let created = nodes.count
-        switch segment {
-        case .literal(let text):
-            if let existing = nodes[parent].literals[RouteLiteral(text)] { return existing }
-            nodes[parent].literals[RouteLiteral(text)] = created
-        case .parameter(_, nil):
-            if let existing = nodes[parent].parameter { return existing }
-            nodes[parent].parameter = created
-        case .parameter(_, let type?):
-            if let existing = nodes[parent].typed.first(where: { $0.type == type }) { return existing.node }
-            nodes[parent].typed.append(TypedChild(type: type, node: created))
-            let order = RoutePlaceholderType.allCases
-            nodes[parent].typed.sort { order.firstIndex(of: $0.type)! < order.firstIndex(of: $1.type)! }
-        case .wildcard:
-            if let existing = nodes[parent].wildcard { return existing }
-            nodes[parent].wildcard = created
-        }
-        nodes.append(Node())
-        return created
-    }
+    let topPriority: Int?
 
     // MARK: - Matching
 
@@ -185,18 +161,23 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// by the nodes along the path's possible matches, with at most six children tried per node.
     func match<Text: RouteSegmentText>(_ segments: [Text]) -> RouteMatch<Payload>? {
         guard let best = bestNode(for: segments) else { return nil }
-        let terminal = nodes[best].terminals[0]
+        let terminal = terminals[nodes[best].terminal]
         let route = table[terminal.route]
-        var parameters: [String: String] = Dictionary(minimumCapacity: terminal.captures.count)
-        for capture in terminal.captures { parameters[capture.name] = String(segments[capture.index]) }
-        let rest = terminal.restStart.map { segments[$0...].map { String($0) } }
-        return RouteMatch(payload: route.payload, pattern: route.pattern.text, priority: route.priority, parameters: parameters, rest: rest)
+        let captures = [(name: String, value: String)](unsafeUninitializedCapacity: terminal.captureCount) { buffer, initialized in
+            for offset in 0..<terminal.captureCount {
+                let capture = terminal.captureStart + offset
+                (buffer.baseAddress! + offset).initialize(to: (captureNames[capture], String(segments[captureSegments[capture]])))
+                initialized = offset + 1
+            }
+        }
+        let rest = terminal.restStart < 0 ? nil : segments[terminal.restStart...].map { String($0) }
+        return RouteMatch(payload: route.payload, pattern: route.pattern.text, priority: route.priority, captures: captures, rest: rest)
     }
 
     /// The payload and pattern of the route ``match(_:)`` would return, capturing nothing.
     func destination<Text: RouteSegmentText>(_ segments: [Text]) -> (payload: Payload, pattern: String)? {
         guard let best = bestNode(for: segments) else { return nil }
-        let route = table[nodes[best].terminals[0].route]
+        let route = table[terminals[nodes[best].terminal].route]
         return (route.payload, route.pattern.text)
     }
 
@@ -205,7 +186,7 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         bestNode(for: segments) != nil
     }
 
-    /// The node whose first terminal is the best match, if any.
+    /// The node whose terminal is the best match, if any.
     private func bestNode<Text: RouteSegmentText>(for segments: [Text]) -> Int? {
         guard topPriority != nil, segments.count <= Self.maximumSegments else { return nil }
         var best: Best?
@@ -213,46 +194,83 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         return best?.node
     }
 
-    /// Walks `node`'s subtree for `segments[depth...]`, updating `best`; `true` when the walk can
+    /// Walks `index`'s subtree for `segments[depth...]`, updating `best`; `true` when the walk can
     /// stop (`best` has the highest priority there is).
-    private func search<Text: RouteSegmentText>(_ node: Int, depth: Int, _ segments: [Text], _ best: inout Best?) -> Bool {
-        guard let subtreeBest = nodes[node].bestPriority else { return false }
+    private func search<Text: RouteSegmentText>(_ index: Int, depth: Int, _ segments: [Text], _ best: inout Best?) -> Bool {
+        let node = nodes[index]
+        guard let subtreeBest = node.bestPriority else { return false }
         if let best, subtreeBest <= best.priority { return false }
         guard depth < segments.count else {
-            if consider(node, &best) { return true }
-            if let wildcard = nodes[node].wildcard, consider(wildcard, &best) { return true }
-            return false
+            if consider(index, &best) { return true }
+            return node.wildcard >= 0 && consider(node.wildcard, &best)
         }
-        let segment = segments[depth]
-        if let literal = literalChild(of: node, segment), search(literal, depth: depth + 1, segments, &best) { return true }
-        if !segment.isEmpty {
-            for typed in nodes[node].typed where typed.type.accepts(segment) {
-                if search(typed.node, depth: depth + 1, segments, &best) { return true }
+        let done = withBytes(of: segments[depth]) { segment in
+            if let literal = literalChild(of: node, segment), search(literal, depth: depth + 1, segments, &best) { return true }
+            guard !segment.isEmpty else { return false }
+            // Indices rather than a slice of the array: a slice would retain its storage.
+            for index in node.typedStart..<node.typedStart + node.typedCount where typedEdges[index].type.accepts(bytes: segment) {
+                if search(typedEdges[index].node, depth: depth + 1, segments, &best) { return true }
             }
-            if let parameter = nodes[node].parameter, search(parameter, depth: depth + 1, segments, &best) { return true }
+            return node.parameter >= 0 && search(node.parameter, depth: depth + 1, segments, &best)
         }
-        if let wildcard = nodes[node].wildcard, consider(wildcard, &best) { return true }
-        return false
+        return done || (node.wildcard >= 0 && consider(node.wildcard, &best))
     }
 
-    /// The most literal children a node compares one by one rather than by hash.
-    private static var linearLiteralCount: Int { 4 }
+    /// Calls `body` with `text`'s UTF-8 bytes: in place when the text is stored contiguously
+    /// (always, for the segments a URL is split into), else from a copy.
+    @inline(__always)
+    private func withBytes<Text: RouteSegmentText, Result>(of text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// The most literal children a node compares one by one rather than through its hash table.
+    static var linearLiteralCount: Int { 4 }
 
     /// `node`'s literal child for `segment`, if any.
     @inline(__always)
-    private func literalChild<Text: RouteSegmentText>(of node: Int, _ segment: Text) -> Int? {
-        let key = RouteLiteral(segment)
-        if let few = nodes[node].fewLiterals {
-            for entry in few where entry.literal == key { return entry.node }
+    private func literalChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        if node.slotMask < 0 {
+            for index in node.literalStart..<node.literalStart + node.literalCount where spells(edges[index], segment) {
+                return edges[index].node
+            }
             return nil
         }
-        return nodes[node].literals[key]
+        // Only registered literals are in the table, so a path cannot choose what collides; a
+        // hostile segment costs at most one probe sequence of a table that is at most half full.
+        let hash = Self.hash(segment)
+        var slot = hash & node.slotMask
+        while true {
+            let index = slots[node.slotStart + slot]
+            if index < 0 { return nil }
+            let edge = edges[index]
+            if edge.hash == hash, spells(edge, segment) { return edge.node }
+            slot = (slot + 1) & node.slotMask
+        }
     }
 
-    /// Takes `node`'s best terminal if it beats `best`; `true` when nothing can beat `best` now.
-    private func consider(_ node: Int, _ best: inout Best?) -> Bool {
-        guard let priority = nodes[node].terminals.first?.priority else { return false }
-        if best.map({ priority > $0.priority }) ?? true { best = Best(node: node, priority: priority) }
+    /// Whether `segment` has exactly `edge`'s bytes.
+    @inline(__always)
+    private func spells(_ edge: LiteralEdge, _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard edge.count == segment.count else { return false }
+        for offset in 0..<edge.count where bytes[edge.start + offset] != segment[offset] { return false }
+        return true
+    }
+
+    /// FNV-1a over `bytes`: cheap for short segments, and good enough for a table of registered
+    /// literals (see ``literalChild(of:_:)`` for why flooding is not a concern).
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
+    }
+
+    /// Takes `index`'s terminal if it beats `best`; `true` when nothing can beat `best` now.
+    private func consider(_ index: Int, _ best: inout Best?) -> Bool {
+        let terminal = nodes[index].terminal
+        guard terminal >= 0 else { return false }
+        let priority = terminals[terminal].priority
+        if best.map({ priority > $0.priority }) ?? true { best = Best(node: index, priority: priority) }
         return best?.priority == topPriority
     }
 
@@ -260,7 +278,7 @@ struct RouteTrie<Payload: Sendable>: Sendable {
 
     /// Every route, in the order matching prefers them: highest priority first, then by the best
     /// sequence of segment kinds among each route's variants (as in ``match(_:)``), then by
-    /// registration order. For listings such as a future `mediate routes`.
+    /// registration order. For `routes` and `mediate routes`.
     var routes: [Listing] {
         let keyed = table.map { route in
             (route: route, kinds: route.pattern.variants.map(Self.kindRanks).min { $0.lexicographicallyPrecedes($1) } ?? [])
@@ -282,91 +300,5 @@ struct RouteTrie<Payload: Sendable>: Sendable {
             case .wildcard: return 3
             }
         }
-    }
-}
-
-// MARK: - Building
-
-/// Collects routes, rejecting duplicates, and builds a ``RouteTrie`` from them.
-///
-/// Two routes are duplicates when they match exactly the same URLs: their sets of variants are
-/// equal once parameter names are ignored (`/user/:id` and `/user/:uid`, or `/a(/b)` and
-/// `/a(/b)`). A route that shares only some variants with another (`/a(/b)` and `/a`), or whose
-/// URLs are a subset of another's (`/user/:id<int>` and `/user/:id`), is not a duplicate: it is
-/// registered, and ``add(_:payload:priority:replacing:)`` returns the patterns it shares a variant
-/// with, for a caller that wants to warn.
-struct RouteTrieBuilder<Payload: Sendable> {
-    /// The routes, by registration order.
-    private var routes: [Int: RouteTrie<Payload>.Route] = [:]
-    /// The registration order of the route with each shape (set of variant shapes).
-    private var byShape: [Set<[RouteVariant.Shape]>: Int] = [:]
-    /// The registration orders of the routes with each variant shape, for overlap reports.
-    private var byVariant: [[RouteVariant.Shape]: Set<Int>] = [:]
-    /// The order the next route gets.
-    private var nextOrder = 0
-
-    /// An empty builder.
-    init() {}
-
-    /// Adds a route for `pattern`. Throws a ``RouteError`` if the pattern is malformed, or if it
-    /// duplicates a route (``RouteError/Problem/duplicateRoute(existing:)``) unless `replacing` is
-    /// `true`: then the old route is removed and the new one added, last in registration order.
-    /// Returns the patterns of the routes that remain and share at least one variant with it
-    /// (partial overlaps, not errors), in registration order.
-    @discardableResult
-    mutating func add(_ pattern: String, payload: Payload, priority: Int = 0, replacing: Bool = false) throws -> [String] {
-        try add(RoutePattern(parsing: pattern), payload: payload, priority: priority, replacing: replacing)
-    }
-
-    /// The pattern, as registered, of the route that matches exactly the URLs of `shape`, if any.
-    func existing(_ shape: Set<[RouteVariant.Shape]>) -> String? {
-        byShape[shape].flatMap { routes[$0]?.pattern.text }
-    }
-
-    /// ``add(_:payload:priority:replacing:)`` for a pattern already parsed.
-    @discardableResult
-    mutating func add(_ parsed: RoutePattern, payload: Payload, priority: Int = 0, replacing: Bool = false) throws -> [String] {
-        let pattern = parsed.text
-        let shape = parsed.shape
-        if let existing = byShape[shape] {
-            guard replacing, let old = routes[existing] else {
-                throw RouteError(pattern: pattern, problem: .duplicateRoute(existing: routes[existing]?.pattern.text ?? ""))
-            }
-            remove(old)
-        }
-        let order = nextOrder
-        nextOrder += 1
-        var overlapping = Set<Int>()
-        for variant in shape {
-            overlapping.formUnion(byVariant[variant, default: []])
-            byVariant[variant, default: []].insert(order)
-        }
-        routes[order] = RouteTrie<Payload>.Route(pattern: parsed, payload: payload, priority: priority, order: order)
-        byShape[shape] = order
-        return overlapping.sorted().compactMap { routes[$0]?.pattern.text }
-    }
-
-    /// The number of routes added and not removed.
-    var count: Int { routes.count }
-
-    /// Removes the route that matches exactly the URLs `pattern` matches (whatever its parameter
-    /// names); `false` when there is none or `pattern` is malformed.
-    mutating func remove(_ pattern: String) -> Bool {
-        guard let parsed = try? RoutePattern(parsing: pattern), let order = byShape[parsed.shape], let route = routes[order] else { return false }
-        remove(route)
-        return true
-    }
-
-    /// Forgets `route`.
-    private mutating func remove(_ route: RouteTrie<Payload>.Route) {
-        let shape = route.pattern.shape
-        routes[route.order] = nil
-        byShape[shape] = nil
-        for variant in shape { byVariant[variant]?.remove(route.order) }
-    }
-
-    /// The trie of the routes added so far.
-    func build() -> RouteTrie<Payload> {
-        RouteTrie(routes: routes.keys.sorted().compactMap { routes[$0] })
     }
 }
