@@ -81,28 +81,6 @@ struct SystemConditionMutex {
     func wakeAll() { pthread_cond_broadcast(condition) }
 }
 
-// MARK: - Thread-specific word
-
-/// One machine word per thread, zero on every thread until it sets its own: a POSIX
-/// thread-specific key holding the word in place of a pointer (no allocation).
-struct ThreadSpecificWord: Sendable {
-    private let key: pthread_key_t
-
-    /// A new slot (never deleted). Stops the process if the system has none left; `purpose` says
-    /// in that message what the slot was for.
-    init(purpose: String) {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "pthread_key_create failed (\(status)): no thread-specific slot left for \(purpose)")
-        self.key = key
-    }
-
-    /// The calling thread's word.
-    @inline(__always) func get() -> Int { Int(bitPattern: pthread_getspecific(key)) }
-    /// Sets the calling thread's word.
-    @inline(__always) func set(_ value: Int) { pthread_setspecific(key, UnsafeRawPointer(bitPattern: value)) }
-}
-
 // MARK: - Thread identity
 
 /// An identifier of the calling thread, unique among live threads.
