@@ -115,13 +115,17 @@ struct BenchCase {
     /// When above 1, timing is per thread: the case runs on this many threads at once (synchronous
     /// cases only).
     let threads: Int
+    /// The case measured round for round with this one in a normal run (a round of it, then a
+    /// round of this one, and so on), so that the two medians share the machine's state.
+    let sameRoundsAs: String?
 
     /// A synchronous case, run on the main thread (or on `threads` threads at once).
-    init(name: String, iterations: Int, threads: Int = 1, run: @escaping @Sendable (Int) -> Void) {
+    init(name: String, iterations: Int, threads: Int = 1, sameRoundsAs: String? = nil, run: @escaping @Sendable (Int) -> Void) {
         self.name = name
         self.iterations = iterations
         self.workload = .sync(run)
         self.threads = threads
+        self.sameRoundsAs = sameRoundsAs
     }
 
     private init(name: String, iterations: Int, workload: Workload) {
@@ -129,6 +133,7 @@ struct BenchCase {
         self.iterations = iterations
         self.workload = workload
         self.threads = 1
+        self.sameRoundsAs = nil
     }
 
     /// A case that awaits, run in a task off the main actor.
@@ -170,10 +175,12 @@ func makeCases() async throws -> [BenchCase] {
     _ = await declaredMediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)
     let keyedMediator = Mediator()
     try keyedMediator.register(Target_BenchKeyed.self) { _ in Target_BenchKeyed() }
+    let typedHandle = try keyedMediator.handle(.benchEcho, shouldCacheTarget: true)
 
     // Each call a case times must succeed: a failed call takes another, cheaper path.
     try expectAnswer(await declaredMediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true), "validatedCached")
     try expectAnswer(try? await keyedMediator.call(.benchEcho, BenchInput(v: 1, name: "abc"), shouldCacheTarget: true), "typedKey")
+    try expectAnswer(callSynchronously(typedHandle), "typedHandle")
     try expectAnswer(performSynchronously(mediator, target: "Bench", params: params), "performCached")
     try expectAnswer(await mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true), "asyncPerformCached")
     try expectAnswer(await asyncMediator.perform(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true), "asyncAction")
@@ -241,6 +248,10 @@ func makeCases() async throws -> [BenchCase] {
         // A typed-key call in-process: the input value is passed as is, the output returned as is.
         BenchCase(name: "typedKey", iterations: 200_000) { count in
             for index in 0..<count { consume(try? keyedMediator.call(.benchEcho, BenchInput(v: index, name: "abc"), shouldCacheTarget: true)) }
+        },
+        // The typed key resolved once: the input passed to the body as is, no params, no lookup.
+        BenchCase(name: "typedHandle", iterations: 1_000_000) { count in
+            for index in 0..<count { consume(try? typedHandle.call(BenchInput(v: index, name: "abc"))) }
         },
         BenchCase(name: "resolvedHandle", iterations: 200_000) { count in
             for _ in 0..<count { consume(handle.perform(params)) }
@@ -324,7 +335,12 @@ func makeCases() async throws -> [BenchCase] {
                 consume(table)
             }
         },
-        BenchCase(name: "parallelCached", iterations: 200_000, threads: 2) { count in
+        // parallelCached's loop on one thread; a normal run measures it in the same rounds as
+        // parallelCached (one round of each, in turn), so their ratio comes from one stretch of time.
+        BenchCase(name: "parallelBaseline", iterations: 200_000) { count in
+            for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        BenchCase(name: "parallelCached", iterations: 200_000, threads: 2, sameRoundsAs: "parallelBaseline") { count in
             for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
         },
         // The async entry point on performCached's synchronous action: the sync pipeline runs
@@ -352,6 +368,11 @@ func makeCases() async throws -> [BenchCase] {
 /// The synchronous `perform` of a cached target's `echo` (in async code the async overload wins).
 func performSynchronously(_ mediator: Mediator, target: String, params: Params) -> (any Sendable)? {
     mediator.perform(target: target, action: "echo", params: params, shouldCacheTarget: true)
+}
+
+/// The synchronous call of a typed handle (in async code the async overload wins).
+func callSynchronously(_ handle: TypedActionHandle<BenchInput, Int>) -> Int? {
+    try? handle.call(BenchInput(v: 1, name: "abc"))
 }
 
 /// Throws unless `value` is `answer`: by default the one every echo case's call gives

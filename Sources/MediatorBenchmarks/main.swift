@@ -101,17 +101,27 @@ func round(_ benchCase: BenchCase, iterations: Int) async -> Double {
 
 @MainActor
 func measure(_ cases: [BenchCase], options: Options) async -> [Measurement] {
+    // A case that another measures in its own rounds is measured there (in a normal run).
+    let paired = options.only == nil ? Set(cases.compactMap(\.sameRoundsAs)) : []
     var results: [Measurement] = []
-    for benchCase in cases where options.only == nil || benchCase.name == options.only {
+    for benchCase in cases where (options.only == nil || benchCase.name == options.only) && !paired.contains(benchCase.name) {
         let iterations = options.fixedIterations ?? (options.quick ? max(1, benchCase.iterations / 100) : benchCase.iterations)
         let rounds = options.fixedIterations != nil ? 1 : (options.quick ? 2 : 11)
-        if options.fixedIterations == nil { _ = await round(benchCase, iterations: max(1, iterations / 10)) }  // warm-up
-        var samples: [Double] = []
-        for _ in 0..<rounds { samples.append(await round(benchCase, iterations: iterations)) }
-        samples.sort()
-        results.append(
-            Measurement(
-                name: benchCase.name, median: samples[samples.count / 2], minimum: samples[0], maximum: samples[samples.count - 1], iterations: iterations))
+        let partner = options.only == nil ? cases.first { $0.name == benchCase.sameRoundsAs } : nil
+        let group = (partner.map { [$0] } ?? []) + [benchCase]
+        if options.fixedIterations == nil {
+            for member in group { _ = await round(member, iterations: max(1, iterations / 10)) }  // warm-up
+        }
+        var samples = Array(repeating: [Double](), count: group.count)
+        for _ in 0..<rounds {
+            for (index, member) in group.enumerated() { samples[index].append(await round(member, iterations: iterations)) }
+        }
+        for (member, memberSamples) in zip(group, samples) {
+            let sorted = memberSamples.sorted()
+            results.append(
+                Measurement(
+                    name: member.name, median: sorted[sorted.count / 2], minimum: sorted[0], maximum: sorted[sorted.count - 1], iterations: iterations))
+        }
     }
     return results
 }
@@ -120,7 +130,8 @@ func measure(_ cases: [BenchCase], options: Options) async -> [Measurement] {
 let baselines: [String: String] = [
     "naiveDictionary": "direct", "performCached": "naiveDictionary", "performUncached": "naiveDictionary",
     "typedWrapper": "performCached", "resolvedHandle": "direct", "openURL": "foundationURLComponents",
-    "notFound": "naiveDictionary", "register5000x5": "naiveRegister5000x5", "parallelCached": "performCached",
+    "notFound": "naiveDictionary", "register5000x5": "naiveRegister5000x5", "parallelCached": "parallelBaseline",
+    "parallelBaseline": "performCached", "typedHandle": "direct",
     "missHugeName": "missTypo", "missAmong100000": "missTypo", "asyncPerformCached": "performCached", "asyncAction": "performCached",
     "mainActorHop": "performCached", "mainActorOnMain": "performCached", "validatedCached": "performCached", "typedKey": "performCached",
     "interceptedCached": "performCached", "observedCached": "performCached",

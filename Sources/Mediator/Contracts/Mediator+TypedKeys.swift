@@ -64,7 +64,7 @@ extension Mediator {
 
     /// The result as the key's output: as is when it is one, else decoded from plain values.
     @inline(__always)
-    private func output<Input, Output>(_ result: (any Sendable)?, of key: ActionKey<Input, Output>) throws(MediatorError) -> Output {
+    func output<Input, Output>(_ result: (any Sendable)?, of key: ActionKey<Input, Output>) throws(MediatorError) -> Output {
         if let output = result as? Output { return output }
         return try decoded(result, as: Output.self, target: key.target, action: key.action)
     }

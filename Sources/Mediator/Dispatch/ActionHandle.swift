@@ -127,8 +127,10 @@ public struct ActionHandle: Sendable {
         try? await call(params)
     }
 
-    /// The call as far as it goes without awaiting (see ``Mediator``'s `dispatch`).
-    private func outcome(_ given: Params, awaiting: Bool = false) -> Outcome {
+    /// The call as far as it goes without awaiting (see ``Mediator``'s `dispatch`); `input` is a
+    /// typed handle's input (``TypedActionHandle``), passed as is to a body keyed by its type and
+    /// encoded to params for any other.
+    func outcome(_ given: Params, input: TypedInput? = nil, awaiting: Bool = false) -> Outcome {
         guard let saved = CallDepth.enter(limit: mediator.maximumCallDepth) else {
             return .failed(mediator.callDepthExceededError(target: target, action: action))
         }
@@ -136,8 +138,9 @@ public struct ActionHandle: Sendable {
         // The same argument step as a call by name: params checked, a keyed action's input decoded.
         let run: ActionRun
         let params: Params
-        if let contract {
-            let prepared = mediator.arguments(self.run, contract, params: given, input: nil, outside: false, target: target, action: action)
+        if contract != nil || input != nil {
+            let prepared = mediator.arguments(
+                self.run, input == nil ? contract : registered.contract, params: given, input: input, outside: false, target: target, action: action)
             guard case .success(let arguments) = prepared else { return .failed(prepared.failure) }
             (run, params) = arguments
         } else {
@@ -166,7 +169,7 @@ public struct ActionHandle: Sendable {
 
     /// The call through the intercepted pipeline, from the handle's own resolution (its instance,
     /// or its registration and factory), so that it keeps answering as a handle does.
-    private func intercepted(_ interception: Interception, _ params: Params, awaiting: Bool) -> Outcome {
+    func intercepted(_ interception: Interception, _ params: Params, input: TypedInput? = nil, awaiting: Bool) -> Outcome {
         guard let saved = CallDepth.enter(limit: mediator.maximumCallDepth) else {
             return .failed(mediator.callDepthExceededError(target: target, action: action))
         }
@@ -178,7 +181,7 @@ public struct ActionHandle: Sendable {
             pinned = .action(resolved, registered)
         }
         return mediator.interceptedDispatch(
-            interception, target: target, action: action, params: params, input: nil, shouldCacheTarget: cache, remote: false, outside: false, url: nil,
+            interception, target: target, action: action, params: params, input: input, shouldCacheTarget: cache, remote: false, outside: false, url: nil,
             awaiting: awaiting, first: pinned)
     }
 
