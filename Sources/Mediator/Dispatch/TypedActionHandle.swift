@@ -13,7 +13,7 @@
 /// fallbacks (resolving a missing action throws). When the provider registered the action against
 /// a key of the same input and output types, the target's instance is ready and nothing intercepts
 /// calls, a call is the body itself plus the call-depth count. Otherwise it goes the way of
-/// ``Mediator/call(_:_:shouldCacheTarget:)-3gkvl`` from the handle's resolution: the input encoded
+/// ``Mediator/call(_:_:shouldCacheTarget:)-hgnh`` from the handle's resolution: the input encoded
 /// to params for an action registered by name, the result decoded into `Output`, interceptors and
 /// observers told.
 public struct TypedActionHandle<Input: Codable & Sendable, Output: Codable & Sendable>: Sendable {
@@ -58,7 +58,7 @@ public struct TypedActionHandle<Input: Codable & Sendable, Output: Codable & Sen
         }
     }
 
-    /// ``call(_:)-4ty1c`` through the pipeline: the input boxed, interceptors and observers told.
+    /// ``call(_:)-7aky0`` through the pipeline: the input boxed, interceptors and observers told.
     @usableFromInline
     func generalCall(_ input: Input) throws(MediatorError) -> Output {
         let mediator = handle.mediator
@@ -82,7 +82,7 @@ public struct TypedActionHandle<Input: Codable & Sendable, Output: Codable & Sen
     ///
     /// - Parameter input: the action's input.
     /// - Returns: the action's output.
-    /// - Throws: as the synchronous ``call(_:)-4ty1c``, except `asyncAction`; and
+    /// - Throws: as the synchronous ``call(_:)-7aky0``, except `asyncAction`; and
     ///   ``MediatorError/Code/cancelled``.
     public func call(_ input: Input) async throws(MediatorError) -> Output {
         let mediator = handle.mediator
@@ -113,7 +113,9 @@ extension Mediator {
     ///     resolved either way.
     /// - Returns: the handle.
     /// - Throws: what ``handle(target:action:shouldCacheTarget:)`` throws.
-    public func handle<Input, Output>(_ key: ActionKey<Input, Output>, shouldCacheTarget: Bool = false) throws(MediatorError) -> TypedActionHandle<Input, Output> {
+    public func handle<Input, Output>(
+        _ key: ActionKey<Input, Output>, shouldCacheTarget: Bool = false
+    ) throws(MediatorError) -> TypedActionHandle<Input, Output> {
         TypedActionHandle(key: key, handle: try handle(target: key.target, action: key.action, shouldCacheTarget: shouldCacheTarget))
     }
 }
