@@ -93,16 +93,15 @@ final class ActionContract: Sendable {
         // A keyed action's params are decoded into its input before it runs: the general path.
         guard keyed == nil, let count = parameters?.count, count <= 64 else { return false }
         var seen: UInt64 = 0
-        for (key, raw) in params.values {
+        let acceptable = params.allSatisfy { key, raw in
             var index = 0
             while index < count && names[index] != key { index += 1 }
-            guard index < count else {
-                if refuseUndeclared { return false }
-                continue
-            }
+            guard index < count else { return !refuseUndeclared }
             guard let exact = exactTypes[index], storedType(of: raw) == exact else { return false }
             seen |= 1 << UInt64(index)
+            return true
         }
+        guard acceptable else { return false }
         return seen == allMask || (requiredMask & ~seen == 0 && !hasDefaults)
     }
 

@@ -29,8 +29,44 @@
 /// A value of `nil` (an `Optional` that is `.none`) counts as absent.
 /// When a dictionary literal repeats a key, the last value wins.
 public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
-    /// The raw values, as passed.
-    public private(set) var values: [String: any Sendable]
+    /// How the values are kept: a few as a list of pairs, searched one by one (no hashing: for a
+    /// handful of keys, comparing them costs less than hashing the one asked for), more in a
+    /// dictionary.
+    @usableFromInline
+    enum Storage: Sendable {
+        /// At most ``Params/pairLimit`` pairs, keys distinct (as `String` compares them).
+        case pairs([(String, any Sendable)])
+        /// Any number of values.
+        case dictionary([String: any Sendable])
+    }
+
+    /// Where a pair's value starts: after the key, at the value's alignment.
+    @usableFromInline static var valueOffset: Int {
+        let alignment = MemoryLayout<any Sendable>.alignment
+        return (MemoryLayout<String>.size + alignment - 1) / alignment * alignment
+    }
+
+    /// Whether ``valueOffset`` is where the compiler puts a pair's value (and the key at the
+    /// start), as ``raw(_:)`` reads them; checked by debug builds whenever params are made.
+    static var checkLayout: Bool {
+        MemoryLayout<(String, any Sendable)>.offset(of: \(String, any Sendable).0) == 0
+            && MemoryLayout<(String, any Sendable)>.offset(of: \(String, any Sendable).1) == valueOffset
+    }
+
+    /// The most values kept as pairs; more go into a dictionary.
+    @usableFromInline static var pairLimit: Int { 8 }
+
+    /// The values.
+    @usableFromInline var storage: Storage
+
+    /// The raw values, as passed (a dictionary made on each read when the params hold few values:
+    /// read them with ``value(_:as:)`` or the subscript on hot paths).
+    public var values: [String: any Sendable] {
+        switch storage {
+        case .pairs(let pairs): Dictionary(pairs, uniquingKeysWith: { _, last in last })
+        case .dictionary(let values): values
+        }
+    }
 
     /// Params holding `values`.
     ///
@@ -42,37 +78,121 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     ///
     /// - Parameter values: the values by key; a `nil` value counts as absent.
     public init(_ values: [String: any Sendable] = [:]) {
-        self.values = values
+        storage = values.isEmpty ? .pairs([]) : .dictionary(values)
     }
 
     /// Params from a dictionary literal: `["id": 42, "title": "hi"]`.
     ///
     /// - Parameter elements: the keys and values; when a key is repeated, the last value wins.
     public init(dictionaryLiteral elements: (String, any Sendable)...) {
-        values = Dictionary(elements, uniquingKeysWith: { _, last in last })
+        assert(Self.checkLayout, "Params.raw reads pairs at the wrong offsets")
+        guard elements.count <= Self.pairLimit else {
+            storage = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+            return
+        }
+        // The literal's own array is kept when its keys are distinct (the usual case).
+        var distinct = true
+        for index in elements.indices where distinct {
+            for earlier in 0..<index where elements[earlier].0 == elements[index].0 { distinct = false }
+        }
+        if distinct {
+            storage = .pairs(elements)
+        } else {
+            storage = .pairs([])
+            for (key, value) in elements { self[key] = value }
+        }
+    }
+
+    /// The raw value stored under `key`, or `nil` when absent.
+    @inlinable
+    func raw(_ key: String) -> (any Sendable)? {
+        switch storage {
+        case .pairs(let pairs):
+            // The key and then the value read on their own, in place: any way of reading a pair
+            // as a tuple copied all of it (the value through its existential's value witnesses),
+            // which cost more than hashing the key. The offsets are those of Swift's documented
+            // type layout (docs/ABI/TypeLayout.rst: a tuple's elements in order, each at the next
+            // offset its alignment allows); a debug build checks them (`Params.checkLayout`).
+            return pairs.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return nil }
+                for index in 0..<buffer.count {
+                    let pair = UnsafeRawPointer(base + index)
+                    if pair.assumingMemoryBound(to: String.self).pointee == key {
+                        return (pair + Self.valueOffset).assumingMemoryBound(to: (any Sendable).self).pointee
+                    }
+                }
+                return nil
+            }
+        case .dictionary(let values):
+            return values[key]
+        }
     }
 
     /// The raw value stored under `key` (`nil` when absent); setting `nil` removes the key.
     public subscript(key: String) -> (any Sendable)? {
-        get { values[key] }
-        set { values[key] = newValue }
+        get { raw(key) }
+        set {
+            switch storage {
+            case .dictionary(var values):
+                storage = .pairs([])  // not a second reference to `values` while it changes
+                values[key] = newValue
+                storage = .dictionary(values)
+            case .pairs(var pairs):
+                storage = .pairs([])
+                if let index = pairs.firstIndex(where: { $0.0 == key }) {
+                    if let newValue { pairs[index].1 = newValue } else { pairs.remove(at: index) }
+                } else if let newValue {
+                    pairs.append((key, newValue))
+                }
+                storage = pairs.count <= Self.pairLimit ? .pairs(pairs) : .dictionary(Dictionary(pairs, uniquingKeysWith: { _, last in last }))
+            }
+        }
+    }
+
+    /// Whether `body` holds for every key and value, in no particular order (stops at the first
+    /// `false`): a walk that makes no dictionary.
+    func allSatisfy(_ body: (String, any Sendable) -> Bool) -> Bool {
+        switch storage {
+        case .pairs(let pairs):
+            // Read in place, as ``raw(_:)`` does.
+            pairs.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return true }
+                for index in 0..<buffer.count {
+                    let pair = UnsafeRawPointer(base + index)
+                    let value = (pair + Self.valueOffset).assumingMemoryBound(to: (any Sendable).self)
+                    if !body(pair.assumingMemoryBound(to: String.self).pointee, value.pointee) { return false }
+                }
+                return true
+            }
+        case .dictionary(let values): values.allSatisfy { body($0.key, $0.value) }
+        }
     }
 
     /// The keys, sorted.
-    public var keys: [String] { values.keys.sorted() }
+    public var keys: [String] {
+        switch storage {
+        case .pairs(let pairs): pairs.map(\.0).sorted()
+        case .dictionary(let values): values.keys.sorted()
+        }
+    }
 
     /// The number of keys.
-    public var count: Int { values.count }
+    public var count: Int {
+        switch storage {
+        case .pairs(let pairs): pairs.count
+        case .dictionary(let values): values.count
+        }
+    }
 
     /// Whether there are no params.
-    public var isEmpty: Bool { values.isEmpty }
+    public var isEmpty: Bool { count == 0 }
 
     /// Whether `key` holds a value that is not `nil`.
     ///
     /// - Parameter key: the key to look for.
     /// - Returns: `true` when a value other than `nil` is stored under `key`.
     public func contains(_ key: String) -> Bool {
-        guard let raw = values[key] else { return false }
+        guard let raw = raw(key) else { return false }
         return !isNil(raw)
     }
 
@@ -95,7 +215,7 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         // Fast path first, inlined so the caller's specialization casts to a concrete type: a value
         // of the asked type. The slow path casts to protocol types (a conformance lookup each), so
         // it runs only when this fails.
-        if let raw = values[key], let exact = raw as? T { return exact }
+        if let raw = raw(key), let exact = raw as? T { return exact }
         return try slowValue(key, as: T.self)
     }
 
@@ -106,7 +226,7 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         func missing() -> MediatorError {
             MediatorError(.invalidParameter, parameter: key, reason: "missing required parameter \"\(key)\" (expected \(typeName(T.self)))")
         }
-        guard let raw = values[key] else { throw missing() }
+        guard let raw = raw(key) else { throw missing() }
         if let converted = convertText(raw, to: T.self) { return converted }
         guard !isNil(raw) else { throw missing() }
         return try convert(raw, key: key, to: T.self)
@@ -126,7 +246,7 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     ///   read as `T`: a wrong value is never silently treated as absent.
     @inlinable
     public func valueIfPresent<T>(_ key: String, as type: T.Type = T.self) throws(MediatorError) -> T? {
-        guard let raw = values[key] else { return nil }
+        guard let raw = raw(key) else { return nil }
         if let exact = raw as? T { return exact }
         return try slowValueIfPresent(raw, key: key, as: T.self)
     }
@@ -159,7 +279,8 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
 
     /// The params on one line, keys sorted, long values cut: `[id: 42, title: "hi"]`.
     public var description: String {
-        if values.isEmpty { return "[:]" }
+        if isEmpty { return "[:]" }
+        let values = self.values
         let items = values.keys.sorted().map { key in "\(key): \(describe(values[key]!, limit: 60))" }
         return "[" + items.joined(separator: ", ") + "]"
     }
