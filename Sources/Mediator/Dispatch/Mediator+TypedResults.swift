@@ -20,6 +20,7 @@ extension Mediator {
     /// - Throws: what ``call(target:action:params:shouldCacheTarget:)-8qzr1`` throws, or
     ///   ``MediatorError/Code/resultTypeMismatch`` when the result is not a `T` (a `nil` result
     ///   is a mismatch unless `T` is an `Optional`).
+    @inlinable
     public func call<T>(
         target: String,
         action: String,
@@ -28,7 +29,10 @@ extension Mediator {
         as type: T.Type
     ) throws(MediatorError) -> T {
         let result = try call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
-        return try cast(result, as: T.self, target: target, action: action)
+        // Inlinable, so that the caller's copy casts to its concrete `T` (run generically, the
+        // cast looked up `T`'s metadata on every call).
+        if let value = result as? T { return value }
+        throw mismatch(result, as: T.self, target: target, action: action)
     }
 
     /// Calls an action and converts its result to a `Decodable` `T`: a result that already is a
@@ -56,6 +60,7 @@ extension Mediator {
     /// - Returns: the result as a `T`, decoded from plain values when needed.
     /// - Throws: as the generic form; a decoding failure is ``MediatorError/Code/resultTypeMismatch``
     ///   naming the path that did not fit.
+    @inlinable
     public func call<T: Decodable>(
         target: String,
         action: String,
@@ -64,6 +69,8 @@ extension Mediator {
         as type: T.Type
     ) throws(MediatorError) -> T {
         let result = try call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
+        // The cast inlined, as in the generic form; decoding stays out of line.
+        if let value = result as? T { return value }
         return try decoded(result, as: T.self, target: target, action: action)
     }
 
@@ -115,7 +122,8 @@ extension Mediator {
         as type: T.Type
     ) async throws(MediatorError) -> T {
         let result = try await call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
-        return try cast(result, as: T.self, target: target, action: action)
+        if let value = result as? T { return value }
+        throw mismatch(result, as: T.self, target: target, action: action)
     }
 
     /// Calls an action, awaiting it if need be, and converts its result to a `Decodable` `T`
@@ -144,13 +152,14 @@ extension Mediator {
         return try decoded(result, as: T.self, target: target, action: action)
     }
 
-    /// `result` as a `T`, cast, never converted; else the mismatch error.
-    private func cast<T>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) throws(MediatorError) -> T {
-        if let value = result as? T { return value }
-        throw resultMismatch(result, expected: T.self, target: target, action: action, detail: nil)
+    /// The error for a `result` that is not a `T`.
+    @usableFromInline
+    func mismatch<T>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) -> MediatorError {
+        resultMismatch(result, expected: T.self, target: target, action: action, detail: nil)
     }
 
     /// `result` as a `T`: cast when it is one, else decoded from plain values; else the mismatch error.
+    @usableFromInline
     func decoded<T: Decodable>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) throws(MediatorError) -> T {
         if let value = result as? T { return value }
         do {

@@ -82,6 +82,7 @@ struct TargetDefinition: Sendable {
             )
         }
         var merged = actions
+        merged.reserveCapacity(actions.count + newActions.count)
         for action in newActions {
             // `Action.init` stored the canonical form when there is one; anything else is refused here.
             if let problem = Names.problem(with: action.name, as: .action) {
@@ -89,14 +90,14 @@ struct TargetDefinition: Sendable {
                     .invalidName, target: name, action: action.name,
                     reason: "invalid action name \"\(action.name)\": \(problem)")
             }
-            guard merged[action.name] == nil else {
+            let registered = RegisteredAction(
+                name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, run: ActionRun(action.body), contract: action.contract)
+            // One hashed operation per action; on a duplicate, `merged` is dropped with the error.
+            guard merged.updateValue(registered, forKey: action.name) == nil else {
                 throw MediatorError(
                     .duplicateAction, target: name, action: action.name,
                     reason: "action \"\(action.name)\" is registered twice")
             }
-            merged[action.name] = RegisteredAction(
-                name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, run: ActionRun(action.body),
-                contract: action.contract)
         }
         actions = merged
     }
