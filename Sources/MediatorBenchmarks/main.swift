@@ -107,7 +107,8 @@ func measure(_ cases: [BenchCase], options: Options) async -> [Measurement] {
     for benchCase in cases where (options.only == nil || benchCase.name == options.only) && !paired.contains(benchCase.name) {
         let iterations = options.fixedIterations ?? (options.quick ? max(1, benchCase.iterations / 100) : benchCase.iterations)
         let rounds = options.fixedIterations != nil ? 1 : (options.quick ? 2 : 11)
-        let partner = options.only == nil ? cases.first { $0.name == benchCase.sameRoundsAs } : nil
+        // Timed runs only: a fixed count (for callgrind) measures the one case asked for.
+        let partner = options.fixedIterations == nil ? cases.first { $0.name == benchCase.sameRoundsAs } : nil
         let group = (partner.map { [$0] } ?? []) + [benchCase]
         if options.fixedIterations == nil {
             for member in group { _ = await round(member, iterations: max(1, iterations / 10)) }  // warm-up
