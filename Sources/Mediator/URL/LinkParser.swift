@@ -55,12 +55,14 @@ extension URLParser {
         let isWeb = scheme == "http" || scheme == "https"
 
         // The path: its leading "/" and one trailing "/" dropped, then split on "/".
+        // A path of "/" alone has no segments; "//" is one empty segment (its leading and its
+        // trailing "/" are not the same byte).
         var pathStart = hostEnd
         var pathStop = pathEnd
         if pathStart < pathStop { pathStart += 1 }
         if pathStop > pathStart, bytes[pathStop - 1] == UInt8(ascii: "/") { pathStop -= 1 }
         let path = bytes[pathStart..<pathStop]
-        let pathCount = path.isEmpty ? 0 : path.count(where: { $0 == UInt8(ascii: "/") }) + 1
+        let pathCount = path.isEmpty ? (pathEnd - hostEnd > 1 ? 1 : 0) : path.count(where: { $0 == UInt8(ascii: "/") }) + 1
         let hostCount = isWeb || hostEnd == hostStart ? 0 : 1
         guard hostCount + pathCount <= RouteTrie<RouteDestination>.maximumSegments else {
             return .success(LinkURL(scheme: scheme, host: host, segments: nil, query: query))

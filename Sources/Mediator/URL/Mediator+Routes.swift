@@ -107,6 +107,9 @@ extension Mediator {
     /// - Returns: `true` when a route was removed.
     @discardableResult
     public func removeRoute(_ pattern: String, scheme: String? = nil) -> Bool {
+        // The empty scheme is no scheme a route can be added for (and inside, the key of the
+        // routes for every scheme, which only `nil` names).
+        if scheme?.isEmpty == true { return false }
         var old: RouteSnapshot?
         let removed = state.withLock { registry in
             old = registry.routes.snapshot
@@ -143,6 +146,7 @@ extension Mediator {
     /// ```
     ///
     /// The handler's answer is not seen by interceptors or observers. ``canOpen(_:)`` never runs it.
+    /// A URL whose path has more than 64 segments (more than a route can match) is not shown to it.
     public var unmatchedURLHandler: UnmatchedURLHandler? {
         get { state.withReadLock { $0.unmatchedURLHandler } }
         set {
@@ -153,8 +157,9 @@ extension Mediator {
     }
 
     /// Whether opening `url` would reach an action: it is well-formed, a route matches it (or it
-    /// is `scheme://Target/action`), every URL rule allows the destination, and the destination
-    /// is a registered action that is not local-only, or is redirected. JLRoutes' `canRouteURL:`.
+    /// is `scheme://Target/action`), and after the redirect table's hops (and the target's
+    /// degradation, when the action is missing) the destination is a registered action that is
+    /// not local-only, every hop allowed by the URL rules. JLRoutes' `canRouteURL:`.
     ///
     /// Runs nothing: no action, factory, interceptor, fallback or ``unmatchedURLHandler`` (so a
     /// URL that only the handler would answer gives `false`).
@@ -164,9 +169,30 @@ extension Mediator {
     public func canOpen(_ url: String) -> Bool {
         guard case .call(let target, let action, _) = urlCall(url, extra: nil, capturing: false) else { return false }
         return state.withReadLock { registry in
-            if let found = registry.slots[target]?.definition.actions[action] { return !found.isLocalOnly }
-            return registry.interception?.redirects.redirects(target: target, action: action) ?? false
+            Self.reachesRemotely(RedirectTable.Destination(target: target, action: action), in: registry)
         }
+    }
+
+    /// Whether a URL call to `asked` (canonical names, the URL's own rules already checked) would
+    /// run an action: its redirects followed as a call follows them, each hop's destination
+    /// checked against the URL rules, and the last one a registered action that is not
+    /// local-only; or, when that action is missing, its target's degradation, checked the same way.
+    private static func reachesRemotely(_ asked: RedirectTable.Destination, in registry: Registry) -> Bool {
+        let table = registry.interception?.redirects
+        var current = asked
+        var hops = 0
+        while let next = table?.destination(target: current.target, action: current.action) {
+            hops += 1
+            guard hops <= RedirectTable.maximumHops, brokenTargetRule(target: next.target, action: next.action, policy: registry.urlPolicy) == nil
+            else { return false }
+            current = next
+        }
+        if let found = registry.slots[current.target]?.definition.actions[current.action] { return !found.isLocalOnly }
+        guard let fallback = table?.fallback(of: current.target),
+            brokenTargetRule(target: fallback.target, action: fallback.action, policy: registry.urlPolicy) == nil,
+            let found = registry.slots[fallback.target]?.definition.actions[fallback.action]
+        else { return false }
+        return !found.isLocalOnly
     }
 
     /// The routes' tries, built first when routes changed since the last match; `nil` when there

@@ -59,7 +59,8 @@ extension Mediator {
         if hasRoutes, let segments = link.segments, let snapshot = routeSnapshot() {
             // A host a mail client or proxy capitalised differently is matched once more in lowercase.
             let lowered = { () -> [String]? in
-                guard policy.matchesHostIgnoringCase, !link.isWeb, let host = segments.first,
+                // Only a host: with an empty authority the first segment is a path segment.
+                guard policy.matchesHostIgnoringCase, !link.isWeb, !link.host.isEmpty, let host = segments.first,
                     host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
                 else { return nil }
                 var lowered = segments
@@ -162,13 +163,16 @@ extension Mediator {
     private func unmatched(
         _ url: String, link: LinkURL, extra: Params?, policy: URLPolicy, handler: @escaping UnmatchedURLHandler, otherwise: URLCall
     ) -> URLCall {
+        // A path too long to split (more than the segments a route can have) is not shown to the
+        // handler: it would see no path at all, the home link's.
+        guard let segments = link.segments else { return otherwise }
         let query: Params
         switch URLParser.parseQuery(url, range: link.query, target: nil, action: nil, policy: policy) {
         case .success(let parsed): query = parsed
         case .failure(let error): return .failed(error)
         }
         let params = extra.map { Params(query.values.merging($0.values) { _, given in given }) } ?? query
-        return .unmatched(UnmatchedURL(url: url, scheme: link.scheme, path: link.segments ?? [], params: params), handler, otherwise: otherwise)
+        return .unmatched(UnmatchedURL(url: url, scheme: link.scheme, path: segments, params: params), handler, otherwise: otherwise)
     }
 
     /// Whether a call to `target`/`action` (canonical) reaches something registered: the action

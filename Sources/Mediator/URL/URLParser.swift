@@ -92,8 +92,9 @@ enum URLParser {
     private static func parseQuery(
         _ query: Slice<UnsafeBufferPointer<UInt8>>, url: String, target: String?, action: String?, limit: Int, plusAsSpace: Bool
     ) -> Result<Params, MediatorError> {
-        // Sized up front: growing a dictionary rehashes every key it holds.
-        var values: [String: any Sendable] = Dictionary(minimumCapacity: min(limit, query.count(where: { $0 == UInt8(ascii: "&") }) + 1))
+        // Params, not a dictionary: a few items stay pairs that nothing hashes (here or when the
+        // action reads them); past a handful they move into a dictionary by themselves.
+        var values = Params()
         var itemCount = 0
         var start = query.startIndex
         while start <= query.endIndex {
@@ -140,7 +141,7 @@ enum URLParser {
             default: break  // only strings and arrays of strings are ever stored
             }
         }
-        return .success(Params(values))
+        return .success(values)
     }
 
     // MARK: Pieces

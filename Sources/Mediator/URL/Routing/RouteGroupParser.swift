@@ -10,9 +10,12 @@ enum GroupParser {
         case group([Item])
     }
 
-    /// The items of `bytes`; throws on unbalanced or empty parentheses.
+    /// The items of `bytes`; throws on unbalanced or empty parentheses, and on more than
+    /// ``RoutePattern/maximumGroups`` groups as soon as one more opens (so that the nesting, and
+    /// the recursion over it here and when the items are freed, never goes deeper than that).
     static func parse(_ bytes: [UInt8], fail: (RouteError.Problem) -> RouteError) throws -> [Item] {
         var stack: [[Item]] = [[]]
+        var opened = 0
         var text: [UInt8] = []
         /// Ends the current run of text, adding it to the innermost open group.
         func flushText() {
@@ -22,6 +25,10 @@ enum GroupParser {
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "("):
+                opened += 1
+                if opened > RoutePattern.maximumGroups {
+                    throw fail(.tooManyGroups(count: bytes.count(where: { $0 == UInt8(ascii: "(") })))
+                }
                 flushText()
                 stack.append([])
             case UInt8(ascii: ")"):

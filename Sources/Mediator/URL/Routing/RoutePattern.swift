@@ -56,8 +56,18 @@ struct RoutePattern: Sendable {
     }
 
     /// The set of URLs this pattern matches, independent of parameter names: two patterns with
-    /// equal shapes are duplicates (`/user/:id` and `/user/:uid`).
-    var shape: Set<[RouteVariant.Shape]> { Set(variants.map(\.shape)) }
+    /// equal shapes are duplicates (`/user/:id` and `/user/:uid`). A variant that a wildcard
+    /// variant of the same pattern already covers is left out (`/a(/*)` is `/a` and `/a/*`, and
+    /// `/a/*` matches `/a` too; `/a(/:x)/*` adds `/a/:x/*`, all of whose URLs `/a/*` matches), so
+    /// that `/a/*`, `/a(/*)` and `/a(/:x)/*` are found to be duplicates.
+    var shape: Set<[RouteVariant.Shape]> {
+        let all = Set(variants.map(\.shape))
+        let covering = all.filter { $0.last == .wildcard }.map { Array($0.dropLast()) }
+        guard !covering.isEmpty else { return all }
+        return all.filter { variant in
+            !covering.contains { prefix in variant.starts(with: prefix) && variant != prefix + [.wildcard] }
+        }
+    }
 }
 
 /// One expanded variant of a ``RoutePattern``: a fixed sequence of segments.
