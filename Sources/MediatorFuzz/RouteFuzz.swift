@@ -345,7 +345,10 @@ enum RouteFuzz {
             case .failed(let error):
                 checkOneLine(error, shown)
                 if !urlFailures.contains(error.code) { fatalError("unexpected \(error.code) for \(shown): \(error)") }
-                if answersUnmatched && error.code == .routeNotFound { fatalError("routeNotFound for \(shown) although the handler answers every URL") }
+                // The handler is not asked about a path too long to split (it would see no path).
+                if answersUnmatched && error.code == .routeNotFound && !"\(error)".contains("a path of more than 64 segments") {
+                    fatalError("routeNotFound for \(shown) although the handler answers every URL")
+                }
             case .unmatched(let unmatched):
                 if !answersUnmatched { fatalError("no handler, yet \(shown) was answered by one") }
                 if !sameBytes(unmatched.url, url) { fatalError("the handler was asked about \(unmatched.url.debugDescription) for \(shown)") }

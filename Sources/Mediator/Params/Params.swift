@@ -103,6 +103,15 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         }
     }
 
+    /// Params of `keys[i]`: `values[i]`, the keys already distinct (as `String` compares them).
+    init(distinctKeys keys: [String], values: [any Sendable]) {
+        if keys.count <= Self.pairLimit {
+            storage = .pairs(Array(zip(keys, values)))
+        } else {
+            storage = .dictionary(Dictionary(uniqueKeysWithValues: zip(keys, values)))
+        }
+    }
+
     /// The raw value stored under `key`, or `nil` when absent.
     @inlinable
     func raw(_ key: String) -> (any Sendable)? {
@@ -291,7 +300,12 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     private func convertText<T>(_ raw: any Sendable, to _: T.Type) -> T? {
         guard let text = raw as? String else { return nil }
         // Each force cast follows a check that T is exactly that type, so it cannot fail.
-        if T.self == Int.self { return Int.convert(from: text).map { $0 as! T } }
+        if T.self == Int.self {
+            // `Int(text)` is what `Int.convert` does for text, without boxing the text again to
+            // cast it back; and the bit cast is exact, as T is Int (a dynamic cast cost ~200).
+            guard let value = Int(text) else { return nil }
+            return unsafeBitCast(value, to: T.self)
+        }
         if T.self == Double.self { return Double.convert(from: text).map { $0 as! T } }
         if T.self == Bool.self { return Bool.convert(from: text).map { $0 as! T } }
         if T.self == [String].self { return ([text] as! T) }

@@ -92,9 +92,14 @@ enum URLParser {
     private static func parseQuery(
         _ query: Slice<UnsafeBufferPointer<UInt8>>, url: String, target: String?, action: String?, limit: Int, plusAsSpace: Bool
     ) -> Result<Params, MediatorError> {
-        // Params, not a dictionary: a few items stay pairs that nothing hashes (here or when the
-        // action reads them); past a handful they move into a dictionary by themselves.
-        var values = Params()
+        // Keys and values collected apart (a repeated key found by comparing keys only), then
+        // made into params once: a few items stay pairs that nothing hashes, here or when the
+        // action reads them.
+        var keys: [String] = []
+        var values: [any Sendable] = []
+        let expected = min(limit, query.count(where: { $0 == UInt8(ascii: "&") }) + 1)
+        keys.reserveCapacity(expected)
+        values.reserveCapacity(expected)
         var itemCount = 0
         var start = query.startIndex
         while start <= query.endIndex {
@@ -134,14 +139,18 @@ enum URLParser {
                 return .failure(
                     invalid(url, "the value of query key \"\(MediatorError.shortened(key))\" has \(problem)", target: target, action: action, parameter: key))
             }
-            switch values[key] {
-            case nil: values[key] = value
-            case let single as String: values[key] = [single, value]
-            case let many as [String]: values[key] = many + [value]
+            guard let earlier = keys.firstIndex(of: key) else {
+                keys.append(key)
+                values.append(value)
+                continue
+            }
+            switch values[earlier] {
+            case let single as String: values[earlier] = [single, value]
+            case let many as [String]: values[earlier] = many + [value]
             default: break  // only strings and arrays of strings are ever stored
             }
         }
-        return .success(values)
+        return .success(Params(distinctKeys: keys, values: values))
     }
 
     // MARK: Pieces
