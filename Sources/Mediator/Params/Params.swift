@@ -90,10 +90,15 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
             storage = .dictionary(Dictionary(elements, uniquingKeysWith: { _, last in last }))
             return
         }
-        // The literal's own array is kept when its keys are distinct (the usual case).
-        var distinct = true
-        for index in elements.indices where distinct {
-            for earlier in 0..<index where elements[earlier].0 == elements[index].0 { distinct = false }
+        // The literal's own array is kept when its keys are distinct (the usual case). Keys read
+        // in place, as ``raw(_:)`` reads them: reading the pairs copied their values too.
+        let distinct = elements.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return true }
+            let key = { (index: Int) in UnsafeRawPointer(base + index).assumingMemoryBound(to: String.self).pointee }
+            for index in 1..<max(1, buffer.count) {
+                for earlier in 0..<index where key(earlier) == key(index) { return false }
+            }
+            return true
         }
         if distinct {
             storage = .pairs(elements)
