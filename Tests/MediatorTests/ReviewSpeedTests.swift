@@ -588,6 +588,28 @@ struct ReviewSpeedDepthTests {
         return mediator
     }
 
+    @Test("Sequential nested calls from one frame each count one level: the depth is restored after every call, fast path or not")
+    func siblings() throws {
+        let world = try ReviewSpeedWorld(depth: 3)
+        let handle = try world.mediator.handle(.rsDouble, shouldCacheTarget: true)
+        let mediator = Mediator(maximumCallDepth: 3)
+        try mediator.register(
+            target: "Fan", make: { _ in ReviewSpeedBox() },
+            actions: [
+                Action("leaf") { _, _ in 1 },
+                Action("fan") { _, _ in
+                    var total = 0
+                    for _ in 0..<30 {
+                        total += try mediator.call(target: "Fan", action: "leaf", as: Int.self)
+                        total += try handle.call(ReviewSpeedIn(n: 0)).n + 1
+                    }
+                    return total
+                },
+            ])
+        #expect(try mediator.call(target: "Fan", action: "fan", as: Int.self) == 60)
+        #expect(try mediator.call(target: "Fan", action: "fan", as: Int.self) == 60)
+    }
+
     @Test("On many threads at once each thread gets exactly the limit, before and after a failure")
     func threads() throws {
         let runs = Counter()
