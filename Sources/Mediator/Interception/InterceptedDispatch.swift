@@ -60,20 +60,33 @@ extension Mediator {
         var stop = firstStop(
             interception, target: target, action: action, shown: shown, params: params, input: input, remote: remote, outside: outside, url: url, report: report
         )
-        let next =
-            interceptFirstStop(interception, &stop, remote: remote, resolved: resolved)
-            ?? .end(
-                // The names as the caller wrote them, as the plain pipeline passes them: its
-                // errors, a target's notFound and the global fallback see what was asked.
+        guard let next = interceptFirstStop(interception, &stop, remote: remote, resolved: resolved) else {
+            // The names as the caller wrote them, as the plain pipeline passes them: its errors, a
+            // target's notFound and the global fallback see what was asked.
+            return afterFirstStop(
                 proceed(
                     resolved, target: target, action: action, params: stop.request.params, input: stop.input, shouldCacheTarget: shouldCacheTarget,
-                    remote: remote, outside: outside, awaiting: awaiting))
-        if case .end(let outcome) = next, report == nil, !interception.redirects.hasFallbacks,
+                    remote: remote, outside: outside, awaiting: awaiting),
+                interception, stop, options: (shouldCacheTarget, remote, outside, awaiting), report: report)
+        }
+        return continued(next, interception, stop, options: (shouldCacheTarget, remote, outside, awaiting), report: report)
+    }
+
+    /// The end of a first stop that ran the plain pipeline: its outcome as it is when nothing more
+    /// is to be done (no degradation, no one recording), else the rest of the call. The outcome is
+    /// not wrapped in a `Continuation` on this, the usual, way (each wrap and unwrap copied it).
+    /// Inlined in optimized builds; a frame of its own in debug builds.
+    @inline(__always)
+    private func afterFirstStop(
+        _ outcome: Outcome, _ interception: Interception, _ stop: FirstStop,
+        options: (shouldCacheTarget: Bool, remote: Bool, outside: Bool, awaiting: Bool), report: (@Sendable (CallRecord) -> Void)?
+    ) -> Outcome {
+        if report == nil, !interception.redirects.hasFallbacks,
             !interception.records || (interception.observers.isEmpty && !stop.chain.prefix(stop.ran).contains { $0.observer != nil })
         {
             return outcome
         }
-        return continued(next, interception, stop, options: (shouldCacheTarget, remote, outside, awaiting), report: report)
+        return continued(.end(outcome), interception, stop, options: options, report: report)
     }
 
     /// The first stop of an intercepted call, before its interceptors run.
@@ -145,8 +158,15 @@ extension Mediator {
             }
             // An interceptor may not rename the call by changing the request (it cannot set the
             // names, but it can put another request in its place): only by a redirect.
-            stop.request.target = shownTarget
-            stop.request.action = shownAction
+            // Compared first (equal strings compare by their bits, cheaper than storing them
+            // again); the byte counts too, as `==` also equates other spellings (the call goes on
+            // with its own resolution either way: only what later interceptors are shown is kept).
+            if stop.request.target != shownTarget || stop.request.action != shownAction
+                || stop.request.target.utf8.count != shownTarget.utf8.count || stop.request.action.utf8.count != shownAction.utf8.count
+            {
+                stop.request.target = shownTarget
+                stop.request.action = shownAction
+            }
             switch decision {
             case .proceed:
                 continue

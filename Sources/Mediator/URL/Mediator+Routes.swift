@@ -174,25 +174,32 @@ extension Mediator {
     }
 
     /// Whether a URL call to `asked` (canonical names, the URL's own rules already checked) would
-    /// run an action: its redirects followed as a call follows them, each hop's destination
-    /// checked against the URL rules, and the last one a registered action that is not
-    /// local-only; or, when that action is missing, its target's degradation, checked the same way.
+    /// run an action, as a call goes: its redirects followed, each hop's destination checked
+    /// against the URL rules; when the last is not a registered action, its target's degradation
+    /// (one more hop, checked the same way), then the fallback's own redirects; the destination a
+    /// registered action that is not local-only; no more than ``RedirectTable/maximumHops`` hops.
     private static func reachesRemotely(_ asked: RedirectTable.Destination, in registry: Registry) -> Bool {
         let table = registry.interception?.redirects
         var current = asked
         var hops = 0
-        while let next = table?.destination(target: current.target, action: current.action) {
+        var degraded = false
+        /// Takes one hop to `next`; `false` when the hop is one too many or the URL rules refuse it.
+        func hop(to next: RedirectTable.Destination) -> Bool {
             hops += 1
             guard hops <= RedirectTable.maximumHops, brokenTargetRule(target: next.target, action: next.action, policy: registry.urlPolicy) == nil
             else { return false }
             current = next
+            return true
         }
-        if let found = registry.slots[current.target]?.definition.actions[current.action] { return !found.isLocalOnly }
-        guard let fallback = table?.fallback(of: current.target),
-            brokenTargetRule(target: fallback.target, action: fallback.action, policy: registry.urlPolicy) == nil,
-            let found = registry.slots[fallback.target]?.definition.actions[fallback.action]
-        else { return false }
-        return !found.isLocalOnly
+        while true {
+            while let next = table?.destination(target: current.target, action: current.action) {
+                guard hop(to: next) else { return false }
+            }
+            if let found = registry.slots[current.target]?.definition.actions[current.action] { return !found.isLocalOnly }
+            // A call degrades once; the fallback then goes where its own redirects send it.
+            guard !degraded, let fallback = table?.fallback(of: current.target), hop(to: fallback) else { return false }
+            degraded = true
+        }
     }
 
     /// The routes' tries, built first when routes changed since the last match; `nil` when there
