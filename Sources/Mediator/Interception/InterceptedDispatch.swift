@@ -167,7 +167,9 @@ extension Mediator {
                 stop.request.target = shownTarget
                 stop.request.action = shownAction
             }
-            switch decision {
+            // Consumed, not copied: a decision is an enum with payloads, copied through its
+            // value witnesses.
+            switch consume decision {
             case .proceed:
                 continue
             case .answer(let value):
