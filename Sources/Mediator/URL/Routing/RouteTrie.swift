@@ -163,13 +163,19 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         guard let best = bestNode(for: segments) else { return nil }
         let terminal = terminals[nodes[best].terminal]
         let route = table[terminal.route]
-        let captures = [(name: String, value: String)](unsafeUninitializedCapacity: terminal.captureCount) { buffer, initialized in
-            for offset in 0..<terminal.captureCount {
-                let capture = terminal.captureStart + offset
-                (buffer.baseAddress! + offset).initialize(to: (captureNames[capture], String(segments[captureSegments[capture]])))
-                initialized = offset + 1
+        // No captures: the empty literal. `Array(unsafeUninitializedCapacity: 0)` stores its count
+        // into the shared empty-array singleton, a write that races between threads (seen by
+        // ThreadSanitizer when routes without params are matched on several threads at once).
+        let captures: [(name: String, value: String)] =
+            terminal.captureCount == 0
+            ? []
+            : .init(unsafeUninitializedCapacity: terminal.captureCount) { buffer, initialized in
+                for offset in 0..<terminal.captureCount {
+                    let capture = terminal.captureStart + offset
+                    (buffer.baseAddress! + offset).initialize(to: (captureNames[capture], String(segments[captureSegments[capture]])))
+                    initialized = offset + 1
+                }
             }
-        }
         let rest = terminal.restStart < 0 ? nil : segments[terminal.restStart...].map { String($0) }
         return RouteMatch(payload: route.payload, pattern: route.pattern.text, priority: route.priority, captures: captures, rest: rest)
     }
