@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MediatorBenchmarks",
-            dependencies: ["Mediator"],
+            dependencies: ["Mediator", "MediatorCommandLine"],
             path: "Sources/MediatorBenchmarks",
             swiftSettings: settings
         ),

@@ -153,3 +153,11 @@ func utcFields(_ seconds: Double) -> (year: Int, month: Int, day: Int, hour: Int
         millisecond
     )
 }
+
+/// Runs `body` over the UTF-8 bytes of `text`, in place when the string is native (a bridged one
+/// is copied first). Shared by the URL parser and the command-line layer's batch lines.
+@inlinable
+package func withUTF8Bytes<Result>(of text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+    return Array(text.utf8).withUnsafeBufferPointer(body)
+}

@@ -207,6 +207,12 @@ func makeCases() async throws -> [BenchCase] {
 
     let url = "app://Bench/echo?v=1&name=abc"
 
+    // `mediate batch` lines, as the issue measured them.
+    let batchTool = try makeBatchTool()
+    let batchLine = "Echo echo a=1"
+    let answers = await batchAnswers(batchTool, line: batchLine, count: 2)
+    guard answers == [#"{"a":"1"}"#, #"{"a":"1"}"#] else { throw SetupError(message: "the batch of case batchLine answered \(answers)") }
+
     // Failed calls through the throwing path, whose error lists names and suggests one: the work
     // must not grow with the length of the name a caller sends.
     let twoHundred = Mediator()
@@ -361,6 +367,14 @@ func makeCases() async throws -> [BenchCase] {
         // the main actor (served by the main thread) and back.
         BenchCase.awaiting(name: "mainActorHop", iterations: 20_000) { count in
             for _ in 0..<count { consume(await mainActorMediator.perform(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        // `mediate batch`, per line, without the process: one request per line, its result written
+        // as JSON (to nowhere), as text and with --json.
+        BenchCase.awaiting(name: "batchLine", iterations: 20_000) { count in
+            consume(await runBatch(batchTool, ["batch"], line: batchLine, count: count))
+        },
+        BenchCase.awaiting(name: "batchLineJSON", iterations: 20_000) { count in
+            consume(await runBatch(batchTool, ["batch", "--json"], line: batchLine, count: count))
         },
     ]
 }

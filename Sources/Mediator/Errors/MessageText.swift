@@ -52,6 +52,15 @@ package func oneLine(_ text: String, limit: Int = 2_000) -> String {
 /// command-line layer's JSON.
 package func writeJSONString(_ text: String, to output: inout String) {
     output += "\""
+    // Printable ASCII without quotes or backslashes (the usual text) needs no escape: appended whole.
+    let plain = withUTF8Bytes(of: text) { bytes in
+        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
+    }
+    if plain {
+        output += text
+        output += "\""
+        return
+    }
     for scalar in text.unicodeScalars {
         switch scalar {
         case "\"": output += "\\\""

@@ -108,13 +108,18 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         }
     }
 
+    /// Params holding `pairs`, whose keys are already distinct (as `String` compares them).
+    package init(distinctPairs pairs: [(String, any Sendable)]) {
+        if pairs.count <= Self.pairLimit {
+            storage = .pairs(pairs)
+        } else {
+            storage = .dictionary(Dictionary(uniqueKeysWithValues: pairs))
+        }
+    }
+
     /// Params of `keys[i]`: `values[i]`, the keys already distinct (as `String` compares them).
     init(distinctKeys keys: [String], values: [any Sendable]) {
-        if keys.count <= Self.pairLimit {
-            storage = .pairs(Array(zip(keys, values)))
-        } else {
-            storage = .dictionary(Dictionary(uniqueKeysWithValues: zip(keys, values)))
-        }
+        self.init(distinctPairs: Array(zip(keys, values)))
     }
 
     /// The raw value stored under `key`, or `nil` when absent.
@@ -187,6 +192,21 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         switch storage {
         case .pairs(let pairs): pairs.map(\.0).sorted()
         case .dictionary(let values): values.keys.sorted()
+        }
+    }
+
+    /// Calls `body` with each key and its raw value, keys in ascending order (as ``keys`` sorts
+    /// them); a value may be an `Optional` holding nothing. For writers of whole params (JSON).
+    package func forEachSorted(_ body: (String, any Sendable) -> Void) {
+        switch storage {
+        case .pairs(let pairs):
+            if pairs.count == 1 {
+                body(pairs[0].0, pairs[0].1)
+            } else {
+                for (key, value) in pairs.sorted(by: { $0.0 < $1.0 }) { body(key, value) }
+            }
+        case .dictionary(let values):
+            for (key, value) in values.sorted(by: { $0.key < $1.key }) { body(key, value) }
         }
     }
 

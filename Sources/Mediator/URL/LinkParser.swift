@@ -25,7 +25,7 @@ extension URLParser {
     /// Failures are `invalidURL` errors quoting the URL: no `scheme://`, a malformed scheme, an
     /// empty authority (unless the policy accepts it), or a malformed percent-escape in the path.
     static func parseLink(_ url: String, policy: URLPolicy) -> Result<LinkURL, MediatorError> {
-        withBytes(url) { bytes in parseLink(bytes, url: url, policy: policy) }
+        withUTF8Bytes(of: url) { bytes in parseLink(bytes, url: url, policy: policy) }
     }
 
     private static func parseLink(_ bytes: UnsafeBufferPointer<UInt8>, url: String, policy: URLPolicy) -> Result<LinkURL, MediatorError> {

@@ -22,7 +22,7 @@ enum URLParser {
         if byteCount > policy.maximumLength {
             return .failure(invalid(url, "it is \(byteCount) bytes long, over the limit of \(policy.maximumLength)"))
         }
-        return withBytes(url) { bytes in parseHead(bytes, url: url, allowsEmptyAuthority: policy.allowsEmptyAuthority) }
+        return withUTF8Bytes(of: url) { bytes in parseHead(bytes, url: url, allowsEmptyAuthority: policy.allowsEmptyAuthority) }
     }
 
     private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, url: String, allowsEmptyAuthority: Bool) -> Result<CallURL, MediatorError> {
@@ -84,7 +84,7 @@ enum URLParser {
     /// `action` name the call in errors (`nil` when the URL names no call).
     static func parseQuery(_ url: String, range: Range<Int>, target: String?, action: String?, policy: URLPolicy) -> Result<Params, MediatorError> {
         guard !range.isEmpty else { return .success(Params()) }
-        return withBytes(url) { bytes in
+        return withUTF8Bytes(of: url) { bytes in
             parseQuery(bytes[range], url: url, target: target, action: action, limit: policy.maximumQueryItems, plusAsSpace: policy.decodesPlusAsSpace)
         }
     }
@@ -224,12 +224,6 @@ enum URLParser {
             .invalidURL, target: target, action: action, parameter: parameter,
             reason: "invalid URL \(describe(url, limit: 120)): \(why)"
         )
-    }
-
-    /// Runs `body` over the UTF-8 bytes of `text` without copying when the string is native.
-    static func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        return Array(text.utf8).withUnsafeBufferPointer(body)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -10,25 +10,65 @@ extension JSONValue {
     /// A call's result as JSON: strings, numbers, `Bool`, `nil`, arrays, string-keyed dictionaries,
     /// ``Params`` and `Encodable` values as themselves; anything else as the string of its description.
     package init(result: Any?) {
-        // A nil result, or an Optional holding nothing; casts below see through Optionals that hold a value.
-        guard let value = result, !isNil(value) else {
+        guard let value = result else {
             self = .null
             return
         }
+        // Casts see through Optionals that hold a value, and no concrete type's cast succeeds on
+        // one that holds nothing: `isNil` (a cast to a protocol, costly) waits until they failed.
         switch value {
-        case let json as JSONValue: self = json
+        // Concrete types first: a cast to a protocol (`any BinaryInteger`) searches conformances.
+        // (Bool before Int: a Foundation number holding a Bool casts to both.)
         case let string as String: self = .string(string)
-        case let substring as Substring: self = .string(String(substring))
         case let bool as Bool: self = .bool(bool)
         case let int as Int: self = .int(int)
+        case let params as Params: self = .object(params.values.mapValues { JSONValue(result: $0) })
+        case let json as JSONValue: self = json
+        case let substring as Substring: self = .string(String(substring))
         case let double as Double: self = .double(double)
         case let float as Float: self = .double(Double(float))
-        case let integer as any BinaryInteger: self = Int(exactly: integer).map(JSONValue.int) ?? .string(String(describing: integer))
-        case let params as Params: self = .object(params.values.mapValues { JSONValue(result: $0) })
         case let dictionary as [String: Any]: self = .object(dictionary.mapValues { JSONValue(result: $0) })
         case let array as [Any]: self = .array(array.map { JSONValue(result: $0) })
+        case _ where isNil(value): self = .null
+        case let integer as any BinaryInteger: self = Int(exactly: integer).map(JSONValue.int) ?? .string(String(describing: integer))
         case let encodable as any Encodable: self = JSONValue(encoding: encodable) ?? .string(String(describing: value))
         default: self = .string(String(describing: value))
+        }
+    }
+
+    /// A call's result as JSON text: exactly `JSONValue(result:).serialized`, with the usual
+    /// results (text, whole numbers, booleans, and ``Params`` holding them) written directly,
+    /// without building a `JSONValue` and without casts that search conformances.
+    package static func serialized(result: Any?) -> String {
+        var output = ""
+        write(result: result, to: &output)
+        return output
+    }
+
+    private static func write(result: Any?, to output: inout String) {
+        guard let value = result else {
+            output += "null"
+            return
+        }
+        // The exact dynamic type, compared by identity (an Optional holding a value is not one of
+        // these: it takes the general conversion, which sees through it).
+        switch ObjectIdentifier(type(of: value)) {
+        case ObjectIdentifier(String.self): writeJSONString(value as! String, to: &output)
+        case ObjectIdentifier(Int.self): output += String(value as! Int)
+        case ObjectIdentifier(Bool.self): output += value as! Bool ? "true" : "false"
+        case ObjectIdentifier(Params.self):
+            // Keys sorted as `String`s sort them, as a JSON object is written.
+            output += "{"
+            var first = true
+            (value as! Params).forEachSorted { key, member in
+                if !first { output += "," }
+                first = false
+                writeJSONString(key, to: &output)
+                output += ":"
+                write(result: member, to: &output)
+            }
+            output += "}"
+        default: output += JSONValue(result: value).serialized
         }
     }
 

@@ -6,47 +6,61 @@ import Mediator
 /// value. A key given more than once collects its values, in order, into an array (of strings
 /// when every value is a string), as a repeated URL query key does.
 struct ParameterArguments {
-    private var collected: [String: [any Sendable]] = [:]
+    /// The keys in the order first given, each with its first value.
+    private var pairs: [(String, any Sendable)] = []
+    /// The later values of repeated keys, by the key's position in `keys` (usually empty).
+    private var laterValues: [Int: [any Sendable]] = [:]
+    /// The position of each key, once there are more than a handful (before that, a linear search
+    /// costs less than hashing).
+    private var positions: [String: Int] = [:]
+    private static let linearSearchLimit = 8
 
     /// Adds one `key=value` or `key:=json` argument. In the key, a backslash makes the next
     /// character literal, so keys may hold `=` and `:` (`a\=b=1` is key `a=b`, value `1`).
     ///
-    /// The argument is read scalar by scalar, in place: a value as long as a batch line allows
-    /// (16 MiB) is copied once, not expanded into an array of `Character`s (16 bytes each).
+    /// The argument is read byte by byte, in place (`\`, `=` and `:` are ASCII, and no byte of a
+    /// multi-byte character is): a value as long as a batch line allows (16 MiB) is copied once.
     mutating func add(argument: String) throws(CommandError) {
-        let scalars = argument.unicodeScalars
-        var keyScalars = String.UnicodeScalarView()
-        var separator: (valueStart: String.Index, isJSON: Bool)?
-        var index = scalars.startIndex
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let next = scalars.index(after: index)
-            if scalar == "\\", next < scalars.endIndex {
-                keyScalars.append(scalars[next])
-                index = scalars.index(after: next)
-            } else if scalar == "=" {
-                separator = (next, false)
-                break
-            } else if scalar == ":", next < scalars.endIndex, scalars[next] == "=" {
-                separator = (scalars.index(after: next), true)
-                break
-            } else {
-                keyScalars.append(scalar)
-                index = next
+        // The key (its escapes applied), the value's text, and whether it is JSON; nil without a
+        // separator.
+        let parts = withUTF8Bytes(of: argument) { bytes -> (key: String, value: String, isJSON: Bool)? in
+            // The key's bytes once a backslash was met; until then the key is the argument's start.
+            var escapedKey: [UInt8]?
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count {
+                    if escapedKey == nil { escapedKey = Array(bytes[..<index]) }
+                    escapedKey?.append(bytes[index + 1])
+                    index += 2
+                    continue
+                }
+                var separatorEnd: Int?
+                if byte == UInt8(ascii: "=") {
+                    separatorEnd = index + 1
+                } else if byte == UInt8(ascii: ":"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "=") {
+                    separatorEnd = index + 2
+                }
+                if let separatorEnd {
+                    // Either way the key is cut at ASCII bytes: valid UTF-8.
+                    let key = escapedKey.map { String(decoding: $0, as: UTF8.self) } ?? text(bytes, 0, index)
+                    return (key, text(bytes, separatorEnd, bytes.count), separatorEnd == index + 2)
+                }
+                escapedKey?.append(byte)
+                index += 1
             }
+            return nil
         }
-        guard let separator else {
+        guard let (key, value, isJSON) = parts else {
             throw .usage("expected key=value or key:=json, got \(quoted(argument))")
         }
-        let key = String(keyScalars)
         guard !key.isEmpty else { throw .usage("empty key in \(quoted(argument))") }
-        let text = String(scalars[separator.valueStart...])
-        guard separator.isJSON else {
-            add(key: key, value: text)
+        guard isJSON else {
+            add(key: key, value: value)
             return
         }
         do {
-            add(key: key, value: try JSONValue(parsing: text).parameterValue)
+            add(key: key, value: try JSONValue(parsing: value).parameterValue)
         } catch {
             throw .usage("invalid JSON after \"\(key):=\" in \(quoted(argument)): \(error)")
         }
@@ -66,18 +80,34 @@ struct ParameterArguments {
         }
     }
 
+    /// Records `value` under `key`: a new key at the end, a repeated one among its later values.
+    /// (Keys compare as `String`s do, as ``Params`` compares them.)
     private mutating func add(key: String, value: any Sendable) {
-        collected[key, default: []].append(value)
+        let position: Int?
+        if pairs.count <= Self.linearSearchLimit {
+            position = pairs.firstIndex { $0.0 == key }
+        } else {
+            if positions.isEmpty {
+                for (index, known) in pairs.enumerated() { positions[known.0] = index }
+            }
+            position = positions[key]
+        }
+        guard let position else {
+            if !positions.isEmpty { positions[key] = pairs.count }
+            pairs.append((key, value))
+            return
+        }
+        laterValues[position, default: []].append(value)
     }
 
     /// One value per key; a repeated key's values as `[String]` when all are text, else `[any Sendable]`.
     var params: Params {
-        Params(
-            collected.mapValues { values -> any Sendable in
-                if values.count == 1 { return values[0] }
-                if let strings = values as? [String] { return strings }
-                return values
-            })
+        var pairs = pairs
+        for (position, later) in laterValues {
+            let all = [pairs[position].1] + later
+            pairs[position].1 = (all as? [String]).map { $0 as any Sendable } ?? all
+        }
+        return Params(distinctPairs: pairs)
     }
 }
 

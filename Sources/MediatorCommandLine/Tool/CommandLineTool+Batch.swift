@@ -45,7 +45,7 @@ extension CommandLineTool {
             switch line {
             case .text(let text):
                 let trimmed = text.batchLineContent()
-                if trimmed.isEmpty || trimmed.unicodeScalars.first == "#" { continue }
+                if trimmed.isEmpty || trimmed.utf8.first == UInt8(ascii: "#") { continue }
                 status = await session.request { () async throws(CommandError) -> Any? in try await request(batchLine: trimmed) }
             case .tooLong:
                 status = session.fail(.usage("the line is longer than the limit of \(input.lineLimitDescription) and was skipped"))
@@ -65,11 +65,10 @@ extension CommandLineTool {
     /// `Target action ...`. Only the first word decides, so a parameter holding `://`
     /// (`Echo echo u=http://x`, with spaces or tabs) is still a parameter.
     func request(batchLine line: String) async throws(CommandError) -> Any? {
+        // Byte for byte (`contains("://")` on a String would be _StringProcessing's, which needs
+        // macOS 13 / iOS 16, and would compare Characters).
+        guard BatchLine.startsWithURL(line) else { return try await perform(BatchLine.words(line)) }
         let (first, rest) = BatchLine.firstWord(of: line)
-        // Not `first.contains("://")`: without Foundation that overload is _StringProcessing's,
-        // which needs macOS 13 / iOS 16. The same Character-by-Character search:
-        let isURL = first.indices.contains { first[$0...].starts(with: "://") }
-        guard isURL else { return try await perform(BatchLine.words(line)) }
         guard rest.isEmpty else {
             throw .usage("the URL \(quoted(first)) is followed by \(quoted(rest)); a URL line holds the URL alone (write a space in it as %20)")
         }
@@ -83,9 +82,12 @@ extension String {
     /// is part of a value, and trailing spaces are left to the splitter, which skips separators
     /// but keeps an escaped one (`a=x\ `).
     func batchLineContent() -> String {
-        var scalars = Substring(self).unicodeScalars
-        if scalars.last == "\r" { scalars.removeLast() }
-        while let first = scalars.first, BatchLine.isSeparator(first) { scalars.removeFirst() }
-        return String(scalars)
+        withUTF8Bytes(of: self) { bytes in
+            var start = 0
+            var end = bytes.count
+            if end > 0 && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            while start < end, BatchLine.isSeparator(bytes[start]) { start += 1 }
+            return start == 0 && end == bytes.count ? self : text(bytes, start, end)
+        }
     }
 }

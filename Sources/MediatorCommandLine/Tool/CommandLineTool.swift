@@ -247,9 +247,10 @@ public struct CommandLineTool: Sendable {
                 guard index < arguments.count else { throw .usage("--params-json needs a JSON object after it") }
                 try parameters.add(jsonObject: arguments[index])
                 index += 1
-            case _ where argument.hasPrefix("--params-json="):
+            // Bytes, not `hasPrefix` (which compares Characters, at a cost on every argument).
+            case _ where argument.utf8.first == UInt8(ascii: "-") && argument.utf8.starts(with: "--params-json=".utf8):
                 try parameters.add(jsonObject: String(argument.dropFirst("--params-json=".count)))
-            case _ where argument.hasPrefix("--"):
+            case _ where argument.utf8.first == UInt8(ascii: "-") && argument.utf8.starts(with: "--".utf8):
                 throw .usage("unknown option \(quoted(argument)) for perform")
             case _ where positional.count < 2:
                 positional.append(argument)

@@ -54,7 +54,7 @@ struct Session {
             }
         }
         switch outcome {
-        case .success(let value): return succeed(JSONValue(result: value))
+        case .success(let value): return succeed(serialized: JSONValue.serialized(result: value))
         case .failure(let error): return fail(error)
         }
     }
@@ -95,8 +95,13 @@ struct Session {
     }
 
     mutating func succeed(_ result: JSONValue) -> Int32 {
+        succeed(serialized: result.serialized)
+    }
+
+    /// Reports a result already written as JSON text.
+    mutating func succeed(serialized result: String) -> Int32 {
         // The envelope keeps the documented order ("ok" first); everything inside is key-sorted.
-        emit(json ? "{\"ok\":true,\"result\":\(result.serialized)}" : result.serialized, what: "the result")
+        emit(json ? "{\"ok\":true,\"result\":" + result + "}" : result, what: "the result")
     }
 
     mutating func fail(_ error: CommandError) -> Int32 {
