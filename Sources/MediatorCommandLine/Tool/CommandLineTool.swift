@@ -249,7 +249,8 @@ public struct CommandLineTool: Sendable {
                 index += 1
             // Bytes, not `hasPrefix` (which compares Characters, at a cost on every argument).
             case _ where argument.utf8.first == UInt8(ascii: "-") && argument.utf8.starts(with: "--params-json=".utf8):
-                try parameters.add(jsonObject: String(argument.dropFirst("--params-json=".count)))
+                // Cut after the prefix's bytes (a combining mark after `=` stays in the JSON).
+                try parameters.add(jsonObject: String(decoding: argument.utf8.dropFirst("--params-json=".utf8.count), as: UTF8.self))
             case _ where argument.utf8.first == UInt8(ascii: "-") && argument.utf8.starts(with: "--".utf8):
                 throw .usage("unknown option \(quoted(argument)) for perform")
             case _ where positional.count < 2:
