@@ -95,9 +95,14 @@ struct ResultJSONTests {
         #expect(JSONValue(result: doubleOptional as Any).serialized == "7")
     }
 
-    @Test("Encodable values print as their JSON encoding, keys sorted")
+    @Test("Encodable values print as their encode(to:) writes them (the library's encoder), keys sorted")
     func encodable() {
         #expect(JSONValue(result: Receipt(id: 7, items: ["a"], total: nil)).serialized == #"{"id":7,"items":["a"]}"#)
+        // Through the library's encoder (no Foundation): a Double stays a Double, as a Double
+        // result prints, where JSONEncoder wrote 12.
+        #expect(JSONValue(result: Receipt(id: 7, items: [], total: 12)).serialized == #"{"id":7,"items":[],"total":12.0}"#)
+        // What cannot be encoded prints as its description, as anything else does.
+        #expect(JSONValue(result: Receipt(id: 1, items: [], total: .nan)).serialized == #""Receipt(id: 1, items: [], total: Optional(nan))""#)
     }
 
     @Test("Anything else prints as the JSON string of its description")

@@ -45,7 +45,7 @@ public protocol Interceptor: Sendable {
 
 extension Interceptor {
     /// The type's name.
-    public var name: String { String(describing: Self.self) }
+    public var name: String { typeName(Self.self) }
 }
 
 /// What an interceptor decides about a call.

@@ -5,10 +5,11 @@
 ///
 /// A `nil` (an absent optional, an explicit `encodeNil`) leaves a key out of a dictionary; in an
 /// array it is a nil element (an `Optional.none`, which ``isNil(_:)`` recognises). Infinities and
-/// NaN are refused: JSON, where plain values often end up, cannot hold them.
-enum ValueEncoder {
+/// NaN are refused: JSON, where plain values often end up, cannot hold them. (Shared with the
+/// command-line layer, which prints `Encodable` results through it rather than load Foundation.)
+package enum ValueEncoder {
     /// `value` as plain values, or `nil` when it encodes nothing (an absent optional).
-    static func encode<T: Encodable>(_ value: T) throws(EncodingFailure) -> (any Sendable)? {
+    package static func encode<T: Encodable>(_ value: T) throws(EncodingFailure) -> (any Sendable)? {
         let root = ValueEncoding(parent: nil, key: nil)
         if let leaf = try plainLeaf(value, at: root, key: nil) { return leaf }
         return try root.run(value)
@@ -19,11 +20,11 @@ enum ValueEncoder {
 }
 
 /// Why a value could not be encoded, with the path to the part that did not fit.
-struct EncodingFailure: Error, CustomStringConvertible {
+package struct EncodingFailure: Error, CustomStringConvertible {
     let path: [any CodingKey]
     let message: String
 
-    var description: String { path.isEmpty ? message : "at \(pathDescription(path)): \(message)" }
+    package var description: String { path.isEmpty ? message : "at \(pathDescription(path)): \(message)" }
 }
 
 // MARK: - Encoder

@@ -40,8 +40,8 @@ enum Names {
     /// when that name has a canonical form; otherwise the name as it is, for registration to
     /// refuse (stripping here and again there would let `Target_Target_X` register as `X`).
     static func defaultTargetName(of type: Any.Type) -> String {
-        let typeName = String(describing: type)
-        return canonical(typeName, as: .target) ?? typeName
+        let name = typeName(type)
+        return canonical(name, as: .target) ?? name
     }
 
     /// `name` as errors show it: its canonical form when it has one, else as the caller gave it.
