@@ -53,10 +53,7 @@ package func oneLine(_ text: String, limit: Int = 2_000) -> String {
 package func writeJSONString(_ text: String, to output: inout String) {
     output += "\""
     // Printable ASCII without quotes or backslashes (the usual text) needs no escape: appended whole.
-    let plain = withUTF8Bytes(of: text) { bytes in
-        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
-    }
-    if plain {
+    if withUTF8Bytes(of: text, isPlainJSONText) {
         output += text
         output += "\""
         return
@@ -81,6 +78,12 @@ package func writeJSONString(_ text: String, to output: inout String) {
         }
     }
     output += "\""
+}
+
+/// Whether `bytes` go into a JSON string literal as they are: printable ASCII without quotes or
+/// backslashes (the usual text; nothing in it is escaped by ``writeJSONString(_:to:)``).
+package func isPlainJSONText(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
 }
 
 private func writeJSONEscape(_ unit: UInt32, to output: inout String) {

@@ -35,36 +35,53 @@ extension JSONValue {
     /// results (text, whole numbers, booleans, and ``Params`` holding them) written directly,
     /// without building a `JSONValue` and without casts that search conformances.
     package static func serialized(result: Any?) -> String {
-        var output = ""
+        // Bytes, made into a string once: appending to a String piece by piece costs more.
+        var output: [UInt8] = []
+        output.reserveCapacity(64)
         write(result: result, to: &output)
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
 
-    private static func write(result: Any?, to output: inout String) {
+    private static func write(result: Any?, to output: inout [UInt8]) {
         guard let value = result else {
-            output += "null"
+            output.append(contentsOf: "null".utf8)
             return
         }
         // The exact dynamic type, compared by identity (an Optional holding a value is not one of
         // these: it takes the general conversion, which sees through it).
         switch ObjectIdentifier(type(of: value)) {
-        case ObjectIdentifier(String.self): writeJSONString(value as! String, to: &output)
-        case ObjectIdentifier(Int.self): output += String(value as! Int)
-        case ObjectIdentifier(Bool.self): output += value as! Bool ? "true" : "false"
+        case ObjectIdentifier(String.self): write(string: value as! String, to: &output)
+        case ObjectIdentifier(Int.self): output.append(contentsOf: String(value as! Int).utf8)
+        case ObjectIdentifier(Bool.self): output.append(contentsOf: (value as! Bool ? "true" : "false").utf8)
         case ObjectIdentifier(Params.self):
             // Keys sorted as `String`s sort them, as a JSON object is written.
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             var first = true
             (value as! Params).forEachSorted { key, member in
-                if !first { output += "," }
+                if !first { output.append(UInt8(ascii: ",")) }
                 first = false
-                writeJSONString(key, to: &output)
-                output += ":"
+                write(string: key, to: &output)
+                output.append(UInt8(ascii: ":"))
                 write(result: member, to: &output)
             }
-            output += "}"
-        default: output += JSONValue(result: value).serialized
+            output.append(UInt8(ascii: "}"))
+        default: output.append(contentsOf: JSONValue(result: value).serialized.utf8)
         }
+    }
+
+    /// `text` as a JSON string literal, as ``JSONValue/serialized`` writes it.
+    private static func write(string text: String, to output: inout [UInt8]) {
+        let plain = withUTF8Bytes(of: text) { bytes in
+            guard isPlainJSONText(bytes) else { return false }
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: bytes)
+            output.append(UInt8(ascii: "\""))
+            return true
+        }
+        if plain { return }
+        var escaped = ""
+        writeJSONString(text, to: &escaped)
+        output.append(contentsOf: escaped.utf8)
     }
 
     /// An `Encodable` value as its `encode(to:)` writes it, through the library's own encoder

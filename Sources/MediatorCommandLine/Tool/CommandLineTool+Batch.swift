@@ -19,7 +19,7 @@ extension CommandLineTool {
         let status = await batchLines(session: &session, input: input)
         if let observer { mediator.removeInterception(observer) }
         if let statistics {
-            session.linePrefix = ""
+            session.lineNumber = nil
             session.flushLog()
             try? session.write(.error, statistics.snapshot.json)
         }
@@ -36,11 +36,11 @@ extension CommandLineTool {
                 next = try reader.next()
             } catch {
                 // What follows cannot be known: the batch ends, and not as a success.
-                session.linePrefix = "line \(reader.lineBeingRead): "
+                session.lineNumber = reader.lineBeingRead
                 return session.fail(.environment("cannot read standard input: \(error)"))
             }
             guard let (number, line) = next else { break }
-            session.linePrefix = "line \(number): "
+            session.lineNumber = number
             let status: Int32
             switch line {
             case .text(let text):

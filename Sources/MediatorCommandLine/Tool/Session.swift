@@ -16,8 +16,11 @@ struct Session {
     let tool: CommandLineTool
     let json: Bool
     let write: CommandLineTool.Writer
+    /// The batch line being answered, named before error messages and log lines (`line 3: `).
+    /// Kept as a number: the prefix is made only when something is written with it.
+    var lineNumber: Int?
     /// Put before error messages and log lines (`line 3: ` in batch).
-    var linePrefix = ""
+    var linePrefix: String { lineNumber.map { "line \($0): " } ?? "" }
     /// `--log`: the lines of finished calls, written by ``flushLog()``.
     var log: CallLog?
     /// Whether standard output refused a line. Nothing more can be delivered, so the run ends
