@@ -75,6 +75,14 @@ struct Receipt: Encodable {
     let total: Double?
 }
 
+/// Encodes a nil through a single-value container.
+struct EncodesNil: Encodable {
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encodeNil()
+    }
+}
+
 final class Opaque: CustomStringConvertible, Sendable {
     var description: String { "an opaque value" }
 }
@@ -101,6 +109,8 @@ struct ResultJSONTests {
         // Through the library's encoder (no Foundation): a Double stays a Double, as a Double
         // result prints, where JSONEncoder wrote 12.
         #expect(JSONValue(result: Receipt(id: 7, items: [], total: 12)).serialized == #"{"id":7,"items":[],"total":12.0}"#)
+        // A value that encodes nothing prints as null (not as a failure to encode).
+        #expect(JSONValue(result: EncodesNil()).serialized == "null")
         // What cannot be encoded prints as its description, as anything else does.
         #expect(JSONValue(result: Receipt(id: 1, items: [], total: .nan)).serialized == #""Receipt(id: 1, items: [], total: Optional(nan))""#)
     }

@@ -89,7 +89,14 @@ extension JSONValue {
     /// layer, for every run: about 2.9 million instructions at start-up); `nil` when it cannot be
     /// encoded (an infinity or NaN, a misused container).
     private init?(encoding value: any Encodable) {
-        guard let plain = try? ValueEncoder.encode(value) else { return nil }
+        // Not `try?`: it would flatten a value that encodes nothing (nil, printed as null) into a
+        // failure.
+        let plain: (any Sendable)?
+        do {
+            plain = try ValueEncoder.encode(value)
+        } catch {
+            return nil
+        }
         self = JSONValue(result: plain)
     }
 
