@@ -210,6 +210,11 @@ func makeCases() async throws -> [BenchCase] {
     // (In a closure: in async code the async overload of `open` would be chosen.)
     try expectAnswer({ mediator.open(url5) }(), "openURL5")
 
+    let plain5 = try plainTarget(actions: 5)
+    let plain500 = try plainTarget(actions: 500)
+    try expectAnswer(performSynchronously(plain5, target: "Plain", action: "a2", params: params), "plainAmong5Actions")
+    try expectAnswer(performSynchronously(plain500, target: "Plain", action: "a250", params: params), "plainAmong500Actions")
+
     // `mediate batch` lines, as the issue measured them.
     let batchTool = try makeBatchTool()
     let batchLine = "Echo echo a=1"
@@ -310,6 +315,18 @@ func makeCases() async throws -> [BenchCase] {
             let mediator = routes10000
             for _ in 0..<count { consume(mediator.open(routeURL)) }
         },
+        // Flat in the registry's size: performCached's call among 100,000 more targets, and a
+        // plain target's action (the middle one) among 5 and among 500.
+        BenchCase(name: "performAmong100000Targets", iterations: 200_000) { count in
+            let mediator = benchAmong100000
+            for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+        },
+        BenchCase(name: "plainAmong5Actions", iterations: 200_000) { count in
+            for _ in 0..<count { consume(plain5.perform(target: "Plain", action: "a2", params: params)) }
+        },
+        BenchCase(name: "plainAmong500Actions", iterations: 200_000) { count in
+            for _ in 0..<count { consume(plain500.perform(target: "Plain", action: "a250", params: params)) }
+        },
         BenchCase(name: "notFound", iterations: 200_000) { count in
             for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "missing", params: params)) }
         },
@@ -394,8 +411,8 @@ func parseWithURLComponents(_ url: String) {
 }
 
 /// The synchronous `perform` of a cached target's `echo` (in async code the async overload wins).
-func performSynchronously(_ mediator: Mediator, target: String, params: Params) -> (any Sendable)? {
-    mediator.perform(target: target, action: "echo", params: params, shouldCacheTarget: true)
+func performSynchronously(_ mediator: Mediator, target: String, action: String = "echo", params: Params) -> (any Sendable)? {
+    mediator.perform(target: target, action: action, params: params, shouldCacheTarget: true)
 }
 
 /// The synchronous call of a typed handle (in async code the async overload wins).

@@ -131,7 +131,8 @@ func measure(_ cases: [BenchCase], options: Options) async -> [Measurement] {
 let baselines: [String: String] = [
     "naiveDictionary": "direct", "performCached": "naiveDictionary", "performUncached": "naiveDictionary",
     "typedWrapper": "performCached", "resolvedHandle": "direct", "openURL": "foundationURLComponents",
-    "openURL5": "openURL", "foundationURLComponents5": "foundationURLComponents", "batchLine": "asyncPerformCached", "batchLineJSON": "batchLine",
+    "openURL5": "openURL", "foundationURLComponents5": "foundationURLComponents", "batchLine": "asyncPerformCached",
+    "performAmong100000Targets": "performCached", "plainAmong500Actions": "plainAmong5Actions", "batchLineJSON": "batchLine",
     "notFound": "naiveDictionary", "register5000x5": "naiveRegister5000x5", "parallelCached": "parallelBaseline",
     "parallelBaseline": "performCached", "typedHandle": "direct",
     "missHugeName": "missTypo", "missAmong100000": "missTypo", "asyncPerformCached": "performCached", "asyncAction": "performCached",
