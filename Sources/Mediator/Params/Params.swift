@@ -117,11 +117,6 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         }
     }
 
-    /// Params of `keys[i]`: `values[i]`, the keys already distinct (as `String` compares them).
-    init(distinctKeys keys: [String], values: [any Sendable]) {
-        self.init(distinctPairs: Array(zip(keys, values)))
-    }
-
     /// The raw value stored under `key`, or `nil` when absent.
     @inlinable
     func raw(_ key: String) -> (any Sendable)? {
@@ -144,6 +139,15 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
             }
         case .dictionary(let values):
             return values[key]
+        }
+    }
+
+    /// The index of `key` among `pairs`, the keys read in place as ``raw(_:)`` reads them (a search
+    /// that read whole pairs would copy each value it passed).
+    static func index(ofKey key: String, in pairs: [(String, any Sendable)]) -> Int? {
+        pairs.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            return (0..<buffer.count).first { UnsafeRawPointer(base + $0).assumingMemoryBound(to: String.self).pointee == key }
         }
     }
 

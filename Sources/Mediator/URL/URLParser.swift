@@ -92,14 +92,10 @@ enum URLParser {
     private static func parseQuery(
         _ query: Slice<UnsafeBufferPointer<UInt8>>, url: String, target: String?, action: String?, limit: Int, plusAsSpace: Bool
     ) -> Result<Params, MediatorError> {
-        // Keys and values collected apart (a repeated key found by comparing keys only), then
-        // made into params once: a few items stay pairs that nothing hashes, here or when the
-        // action reads them.
-        var keys: [String] = []
-        var values: [any Sendable] = []
-        let expected = min(limit, query.count(where: { $0 == UInt8(ascii: "&") }) + 1)
-        keys.reserveCapacity(expected)
-        values.reserveCapacity(expected)
+        // Collected, then made into params once: a few items stay pairs that nothing hashes, here
+        // or when the action reads them.
+        var collected = ParamsCollector()
+        collected.reserveCapacity(min(limit, query.count(where: { $0 == UInt8(ascii: "&") }) + 1))
         var itemCount = 0
         var start = query.startIndex
         while start <= query.endIndex {
@@ -139,18 +135,9 @@ enum URLParser {
                 return .failure(
                     invalid(url, "the value of query key \"\(MediatorError.shortened(key))\" has \(problem)", target: target, action: action, parameter: key))
             }
-            guard let earlier = keys.firstIndex(of: key) else {
-                keys.append(key)
-                values.append(value)
-                continue
-            }
-            switch values[earlier] {
-            case let single as String: values[earlier] = [single, value]
-            case let many as [String]: values[earlier] = many + [value]
-            default: break  // only strings and arrays of strings are ever stored
-            }
+            collected.add(key: key, value: value)
         }
-        return .success(Params(distinctKeys: keys, values: values))
+        return .success(collected.params)
     }
 
     // MARK: Pieces

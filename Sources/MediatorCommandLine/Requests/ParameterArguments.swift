@@ -6,14 +6,8 @@ import Mediator
 /// value. A key given more than once collects its values, in order, into an array (of strings
 /// when every value is a string), as a repeated URL query key does.
 struct ParameterArguments {
-    /// The keys in the order first given, each with its first value.
-    private var pairs: [(String, any Sendable)] = []
-    /// The later values of repeated keys, by the key's position in `keys` (usually empty).
-    private var laterValues: [Int: [any Sendable]] = [:]
-    /// The position of each key, once there are more than a handful (before that, a linear search
-    /// costs less than hashing).
-    private var positions: [String: Int] = [:]
-    private static let linearSearchLimit = 8
+    /// The values by key, a repeated key's collected as a URL query's are.
+    private var collected = ParamsCollector()
 
     /// Adds one `key=value` or `key:=json` argument. In the key, a backslash makes the next
     /// character literal, so keys may hold `=` and `:` (`a\=b=1` is key `a=b`, value `1`).
@@ -56,11 +50,11 @@ struct ParameterArguments {
         }
         guard !key.isEmpty else { throw .usage("empty key in \(quoted(argument))") }
         guard isJSON else {
-            add(key: key, value: value)
+            collected.add(key: key, value: value)
             return
         }
         do {
-            add(key: key, value: try JSONValue(parsing: value).parameterValue)
+            collected.add(key: key, value: try JSONValue(parsing: value).parameterValue)
         } catch {
             throw .usage("invalid JSON after \"\(key):=\" in \(quoted(argument)): \(error)")
         }
@@ -76,39 +70,12 @@ struct ParameterArguments {
         }
         guard case .object(let members) = parsed else { throw .usage("--params-json needs a JSON object, got \(quoted(text))") }
         for key in members.keys.sorted() {
-            add(key: key, value: members[key]!.parameterValue)
+            collected.add(key: key, value: members[key]!.parameterValue)
         }
-    }
-
-    /// Records `value` under `key`: a new key at the end, a repeated one among its later values.
-    /// (Keys compare as `String`s do, as ``Params`` compares them.)
-    private mutating func add(key: String, value: any Sendable) {
-        let position: Int?
-        if pairs.count <= Self.linearSearchLimit {
-            position = pairs.firstIndex { $0.0 == key }
-        } else {
-            if positions.isEmpty {
-                for (index, known) in pairs.enumerated() { positions[known.0] = index }
-            }
-            position = positions[key]
-        }
-        guard let position else {
-            if !positions.isEmpty { positions[key] = pairs.count }
-            pairs.append((key, value))
-            return
-        }
-        laterValues[position, default: []].append(value)
     }
 
     /// One value per key; a repeated key's values as `[String]` when all are text, else `[any Sendable]`.
-    var params: Params {
-        var pairs = pairs
-        for (position, later) in laterValues {
-            let all = [pairs[position].1] + later
-            pairs[position].1 = (all as? [String]).map { $0 as any Sendable } ?? all
-        }
-        return Params(distinctPairs: pairs)
-    }
+    var params: Params { collected.params }
 }
 
 /// An argument as error messages quote it, cut when long.
