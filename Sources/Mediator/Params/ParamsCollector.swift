@@ -14,9 +14,11 @@ package struct ParamsCollector {
 
     package init() {}
 
-    /// Room for `count` distinct keys without growing.
+    /// Room for `count` distinct keys without growing, up to ``Params``' limit for pairs: the
+    /// pairs become the params' own storage, which would keep any room beyond what they hold (a
+    /// query of empty items asked for room it never used), and more pairs make a dictionary.
     package mutating func reserveCapacity(_ count: Int) {
-        pairs.reserveCapacity(count)
+        pairs.reserveCapacity(min(count, Params.pairLimit))
     }
 
     /// Records `value` under `key`: a new key at the end, a repeated one among its later values.
