@@ -237,7 +237,17 @@ extension Mediator {
     }
 
     /// The stops after the first, hop after hop: the redirect table, then the stop.
+    ///
+    /// Counted as one more nested call: a later stop runs on top of the frames of the first (a
+    /// degradation's fallback inside the failed call's end, a redirected call inside the
+    /// pipeline that moved it), so a recursion through redirects or degradations takes about
+    /// twice the stack of a plain one per call, and the depth limit must see that to keep
+    /// bounding the stack.
     private func route(_ call: inout InterceptedCall) -> Outcome {
+        guard let saved = CallDepth.enter(limit: maximumCallDepth) else {
+            return .failed(callDepthExceededError(target: call.request.target, action: call.request.action))
+        }
+        defer { CallDepth.restore(saved) }
         while true {
             if let next = call.interception.redirects.destination(target: call.request.target, action: call.request.action) {
                 if let refusal = moved(&call, to: next.target, next.action) { return .failed(refusal) }
