@@ -9,6 +9,7 @@ import Mediator
 //   mediator-bench --quick                              every case briefly (a smoke test for CI)
 //   mediator-bench --memory                             resident memory of 5,000 targets x 5 actions
 //   mediator-bench --flat-memory                        a million calls per entry point leave memory flat
+//   mediator-bench --route-load TABLE                   load a route table: time, memory kept, peak
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -34,6 +35,7 @@ struct Options {
     var fixedIterations: Int?
     var memory = false
     var flatMemory = false
+    var routeLoad: RouteLoadTable?
 
     init(_ arguments: [String]) throws(UsageError) {
         var index = 0
@@ -45,6 +47,14 @@ struct Options {
             case "--quick": quick = true
             case "--memory": memory = true
             case "--flat-memory": flatMemory = true
+            case "--route-load":
+                guard index < arguments.count else { throw UsageError(message: "--route-load needs a table name") }
+                guard let table = RouteLoadTable(rawValue: arguments[index]) else {
+                    throw UsageError(
+                        message: "--route-load: no table \"\(arguments[index])\"; tables: \(RouteLoadTable.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                index += 1
+                routeLoad = table
             case "--case", "--iterations":
                 guard index < arguments.count else { throw UsageError(message: "\(argument) needs a value") }
                 let value = arguments[index]
@@ -58,7 +68,8 @@ struct Options {
             default:
                 throw UsageError(
                     message:
-                        "unknown argument \"\(argument)\"; usage: mediator-bench [--json] [--quick] [--case NAME] [--iterations N] [--memory] [--flat-memory]")
+                        "unknown argument \"\(argument)\"; usage: mediator-bench [--json] [--quick] [--case NAME] [--iterations N] [--memory] [--flat-memory] [--route-load TABLE]"
+                )
             }
         }
     }
@@ -190,6 +201,9 @@ func main() async -> Int32 {
     }
     if options.flatMemory {
         return await checkFlatMemory()
+    }
+    if let table = options.routeLoad {
+        return reportRouteLoad(table)
     }
     let results = await measure(cases, options: options)
     if options.json { printJSON(results) } else { printTable(results) }

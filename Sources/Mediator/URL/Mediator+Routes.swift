@@ -55,29 +55,39 @@ extension Mediator {
         try addRoutes(routes, replacing: replacing) { index in routes.count > 1 ? "route \(index + 1) of \(routes.count): " : "" }
     }
 
-    /// ``addRoutes(_:replacing:)``, with the error of route `index` prefixed by `position(index)`.
-    private func addRoutes(_ routes: [URLRoute], replacing: Bool, position: (Int) -> String) throws(MediatorError) {
+    /// ``addRoutes(_:replacing:)``, with the error of route `index` prefixed by `position(index)`;
+    /// returns the keys of the routes added.
+    @discardableResult
+    private func addRoutes(_ routes: [URLRoute], replacing: Bool, position: (Int) -> String) throws(MediatorError) -> [RouteKey] {
         // Names and patterns are checked before the lock; duplicates under it, before any change.
         var entries: [RouteTable.Entry] = []
         entries.reserveCapacity(routes.count)
+        // Routes that could not be added even to a mediator without any are refused as soon as
+        // they are too many, before more of them are expanded into memory.
+        var size = 0
         for (index, route) in routes.enumerated() {
             do throws(MediatorError) {
-                entries.append(try Self.entry(for: route))
+                let entry = try Self.entry(for: route)
+                size += entry.pattern.size
+                if size > RouteTable.maximumSize { throw RouteTable.tooLarge(route, size: size) }
+                entries.append(entry)
             } catch {
                 throw error.prefixed(position(index))
             }
         }
         var old: RouteSnapshot?
+        var keys: [RouteKey] = []
         let refusal: (index: Int, error: MediatorError)? = state.withLock { registry in
             if let refusal = registry.routes.refusal(of: entries, replacing: replacing) { return refusal }
             old = registry.routes.snapshot
-            registry.routes.add(entries, replacing: replacing)
+            keys = registry.routes.add(entries, replacing: replacing)
             return nil
         }
         _ = old
         if let refusal {
             throw refusal.error.prefixed(position(refusal.index))
         }
+        return keys
     }
 
     /// Adds the routes of a JSON route table, all or none: an array of objects with `pattern`,
@@ -94,8 +104,26 @@ extension Mediator {
     ///   "action" is missing`, an unknown member, a value of the wrong type, not JSON), or any
     ///   error ``addRoutes(_:replacing:)`` throws, with the entry's position as `route 3: `.
     public func addRoutes(json: String, replacing: Bool = false) throws(MediatorError) {
+        try addedRoutes(json: json, replacing: replacing)
+    }
+
+    /// ``addRoutes(json:replacing:)``, returning the keys of the routes added, for
+    /// ``removeRoutes(_:)`` (`mediate --routes` removes them again at the end of a run).
+    @discardableResult
+    package func addedRoutes(json: String, replacing: Bool = false) throws(MediatorError) -> [RouteKey] {
         // Entries are numbered as the table's reader numbers them, from 1, even when alone.
         try addRoutes(URLRoute.table(json: json), replacing: replacing) { index in "route \(index + 1): " }
+    }
+
+    /// Removes the routes that ``addedRoutes(json:replacing:)`` added and that are still here
+    /// (none that was replaced or removed since, and no other), in one change.
+    package func removeRoutes(_ keys: [RouteKey]) {
+        var old: RouteSnapshot?
+        state.withLock { registry in
+            old = registry.routes.snapshot
+            registry.routes.remove(keys)
+        }
+        _ = old
     }
 
     /// Removes the route of `scheme` (`nil`: the routes for every scheme) that matches exactly the

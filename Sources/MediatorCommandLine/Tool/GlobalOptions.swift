@@ -60,14 +60,14 @@ extension CommandLineTool {
         var observer: InterceptionID?
         var previousRedirects: RedirectTable?
         /// The routes `--routes` added (none of them replaced one the mediator had).
-        var addedRoutes: [URLRoute] = []
+        var addedRoutes: [RouteKey] = []
 
         /// Removes the log's observer and the routes added, and puts back the redirect table the
         /// mediator had.
         func undo() {
             if let observer { mediator.removeInterception(observer) }
             if let previousRedirects { mediator.setRedirects(previousRedirects) }
-            RoutesFile.remove(addedRoutes, from: mediator)
+            mediator.removeRoutes(addedRoutes)
         }
     }
 

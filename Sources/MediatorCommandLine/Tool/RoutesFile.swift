@@ -11,32 +11,19 @@ import Mediator
 /// route and `invalidRoute` for anything else; the library's reason names the entry at fault
 /// (`route 3: "action" is missing`, `route 2 of 4: route "/a/(": ...`).
 enum RoutesFile {
-    /// Adds the routes in the file at `path` to `mediator`, and returns those it added (as
-    /// ``Mediator/routes`` shows them), for ``remove(_:from:)``.
-    static func add(_ path: String, to mediator: Mediator) throws(CommandError) -> [URLRoute] {
+    /// Adds the routes in the file at `path` to `mediator`, and returns their keys, for
+    /// `Mediator.removeRoutes(_:)` at the end of the run (which then removes those routes and no
+    /// other, however the routes changed meanwhile).
+    static func add(_ path: String, to mediator: Mediator) throws(CommandError) -> [RouteKey] {
         let text = try OptionFile.read(path, option: "--routes", code: .invalidRoute)
-        let before = Set(mediator.routes.map(key))
         do {
-            try mediator.addRoutes(json: text)
+            return try mediator.addedRoutes(json: text)
         } catch {
             // An invalid name, or an action named native... (which no URL may reach), is a route
             // that cannot be used like any other: one code for a bad table, whatever the entry's fault.
             let code: MediatorError.Code = error.code == .duplicateRoute ? .duplicateRoute : .invalidRoute
             throw .call(MediatorError(code, reason: "--routes \(quoted(path)): \(error.description)"))
         }
-        // Nothing is replaced, so what is new is exactly what the file added.
-        return mediator.routes.filter { !before.contains(key($0)) }
-    }
-
-    /// Removes `routes` (as ``add(_:to:)`` returned them) from `mediator`: each is the only route
-    /// of its scheme matching exactly its URLs, so the program's own routes stay.
-    static func remove(_ routes: [URLRoute], from mediator: Mediator) {
-        for route in routes { mediator.removeRoute(route.pattern, scheme: route.scheme) }
-    }
-
-    /// Every field of a route, to tell routes apart (`URLRoute` is not `Hashable`).
-    private static func key(_ route: URLRoute) -> [String] {
-        [route.pattern, route.target, route.action, route.scheme ?? "", String(route.priority)]
     }
 }
 

@@ -45,22 +45,39 @@ struct RoutePattern: Sendable {
         let variantCount = GroupParser.variantCount(items)
         if variantCount > Self.maximumVariants { throw fail(.tooManyVariants(count: variantCount)) }
         var variants: [RouteVariant] = []
+        let expanded = GroupParser.expand(items)
         var seen = Set<[UInt8]>()
-        for bytes in GroupParser.expand(items) {
+        for bytes in expanded {
             let variant = try RouteVariant(parsing: String(decoding: bytes, as: UTF8.self), fail: fail)
             // `/a(/)` or `/a(/b)(/b)` spell the same variant twice: keep the first. Variants that
             // differ only in names (`/user/:id`, `/user/:tab`) are both kept: both are listed.
-            if seen.insert(Array(variant.description.utf8)).inserted { variants.append(variant) }
+            // (A pattern without groups has one variant: nothing to compare.)
+            if expanded.count == 1 || seen.insert(Array(variant.description.utf8)).inserted { variants.append(variant) }
         }
         self.variants = variants
+        size = variants.reduce(0) { $0 + max(1, $1.segments.count) }
+        var hasher = Hasher()
+        hasher.combine(Self.shape(of: variants))
+        shapeHash = hasher.finalize()
     }
+
+    /// The room the pattern takes in a route table, in segments: each variant's, at least one
+    /// per variant (the trie has at most one node per segment of each variant, and the variants
+    /// are stored with their segments). What ``RouteTable/maximumSize`` caps.
+    let size: Int
+
+    /// The hash of ``shape``, kept so that finding a route's duplicate costs one lookup.
+    let shapeHash: Int
 
     /// The set of URLs this pattern matches, independent of parameter names: two patterns with
     /// equal shapes are duplicates (`/user/:id` and `/user/:uid`). A variant that a wildcard
     /// variant of the same pattern already covers is left out (`/a(/*)` is `/a` and `/a/*`, and
     /// `/a/*` matches `/a` too; `/a(/:x)/*` adds `/a/:x/*`, all of whose URLs `/a/*` matches), so
     /// that `/a/*`, `/a(/*)` and `/a(/:x)/*` are found to be duplicates.
-    var shape: Set<[RouteVariant.Shape]> {
+    var shape: Set<[RouteVariant.Shape]> { Self.shape(of: variants) }
+
+    /// The ``shape`` of a pattern with these variants.
+    private static func shape(of variants: [RouteVariant]) -> Set<[RouteVariant.Shape]> {
         let all = Set(variants.map(\.shape))
         let covering = all.filter { $0.last == .wildcard }.map { Array($0.dropLast()) }
         guard !covering.isEmpty else { return all }

@@ -1,3 +1,12 @@
+/// One route as it was added to a ``RouteTable``: removing it by its key parses nothing, and
+/// removes nothing if that route was removed or replaced since (another route never takes its key).
+package struct RouteKey: Sendable {
+    /// The scheme's key in the table.
+    let schemeKey: String
+    /// The route's registration order in that scheme's builder.
+    let order: Int
+}
+
 /// Where a route sends a URL: canonical names, as the registry stores them.
 struct RouteDestination: Sendable, Equatable {
     /// The target's canonical name.
@@ -27,34 +36,90 @@ struct RouteTable {
         let pattern: RoutePattern
     }
 
+    /// The most room the routes of one mediator may take, in segments (``RoutePattern/size``:
+    /// each variant's segments, at least one per variant, summed over the routes of every scheme).
+    /// It bounds what a table costs to store and to build into tries: see the README's route table
+    /// limits for what this much costs.
+    static let maximumSize = 400_000
+
     /// The error that refuses adding `entries` (in order, after the routes already here), or
     /// `nil`: a route that matches exactly the URLs of one already here (unless `replacing`) or of
-    /// an earlier entry for the same scheme, with that entry's index. Nothing is changed.
+    /// an earlier entry for the same scheme, with that entry's index; or routes that would take
+    /// more than ``maximumSize`` (with the index of the first entry past it). Nothing is changed.
     func refusal(of entries: [Entry], replacing: Bool) -> (index: Int, error: MediatorError)? {
-        var seen: [String: [Set<[RouteVariant.Shape]>: String]] = [:]
+        // The entries of each scheme by shape hash, compared shape to shape when a hash repeats.
+        var seen: [String: [Int: [Int]]] = [:]
+        var size = self.size
         for (index, entry) in entries.enumerated() {
-            let shape = entry.pattern.shape
-            let existing = seen[entry.schemeKey]?[shape] ?? (replacing ? nil : builders[entry.schemeKey]?.existing(shape))
+            var existing: String?
+            for earlier in seen[entry.schemeKey]?[entry.pattern.shapeHash] ?? [] where entries[earlier].pattern.shape == entry.pattern.shape {
+                existing = entries[earlier].route.pattern
+                break
+            }
+            if existing == nil, let old = builders[entry.schemeKey]?.existing(entry.pattern) {
+                if replacing {
+                    size -= old.pattern.size
+                } else {
+                    existing = old.pattern.text
+                }
+            }
             if let existing {
                 return (index, Self.error(RouteError(pattern: entry.route.pattern, problem: .duplicateRoute(existing: existing)), scheme: entry.route.scheme))
             }
-            seen[entry.schemeKey, default: [:]][shape] = entry.route.pattern
+            seen[entry.schemeKey, default: [:]][entry.pattern.shapeHash, default: []].append(index)
+            size += entry.pattern.size
+            if size > Self.maximumSize {
+                return (index, Self.tooLarge(entry.route, size: size))
+            }
         }
         return nil
     }
 
+    /// The error for routes that would take more than ``maximumSize``, found at `route`.
+    static func tooLarge(_ route: URLRoute, size: Int) -> MediatorError {
+        MediatorError(
+            .invalidRoute,
+            reason:
+                "route \"\(oneLine(route.pattern, limit: 200))\": the routes would take \(size) segments or more (each variant's segments, optional groups expanded), over the limit of \(maximumSize) for one mediator"
+        )
+    }
+
+    /// The room the routes take, in segments (see ``maximumSize``).
+    var size: Int { builders.values.reduce(0) { $0 + $1.size } }
+
     /// Adds `entries`, which ``refusal(of:replacing:)`` accepted, in place: each scheme's builder
     /// is taken out of the table while it changes, so that it is not copied (adding routes one by
     /// one stays linear).
-    mutating func add(_ entries: [Entry], replacing: Bool) {
+    /// Returns a key for each route added, for ``remove(_:)``.
+    @discardableResult
+    mutating func add(_ entries: [Entry], replacing: Bool) -> [RouteKey] {
+        var keys: [RouteKey] = []
+        keys.reserveCapacity(entries.count)
         for entry in entries {
             var builder = builders.removeValue(forKey: entry.schemeKey) ?? RouteTrieBuilder()
             let before = builder.count
-            _ = try? builder.add(entry.pattern, payload: entry.destination, priority: entry.route.priority, replacing: replacing)
+            if let order = try? builder.add(entry.pattern, payload: entry.destination, priority: entry.route.priority, replacing: replacing) {
+                keys.append(RouteKey(schemeKey: entry.schemeKey, order: order))
+            }
             count += builder.count - before
             builders[entry.schemeKey] = builder
         }
         snapshot = nil
+        return keys
+    }
+
+    /// Removes the routes of `keys` that are still here; how many it removed.
+    @discardableResult
+    mutating func remove(_ keys: [RouteKey]) -> Int {
+        var removed = 0
+        for key in keys {
+            guard var builder = builders.removeValue(forKey: key.schemeKey) else { continue }
+            if builder.remove(order: key.order) { removed += 1 }
+            if builder.count > 0 { builders[key.schemeKey] = builder }
+        }
+        count -= removed
+        if removed > 0 { snapshot = nil }
+        return removed
     }
 
     /// The `MediatorError` for a pattern the engine refused.

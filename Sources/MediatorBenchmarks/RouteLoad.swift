@@ -1,0 +1,111 @@
+import Mediator
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+// Loading a route table: the time `addRoutes(json:)` and the first match (which builds the tries)
+// take, the memory the routes keep, and the peak on the way. One table per process, so that the
+// peak (`ru_maxrss`, which only grows) is this table's: `mediator-bench --route-load NAME`.
+
+/// The route tables `--route-load` knows, by name: the JSON text and what loading it must do.
+enum RouteLoadTable: String, CaseIterable {
+    /// 100,000 plain routes (`/1f/items/:id`), the most a JSON table may hold: accepted.
+    case plain
+    /// 100,000 routes of six optional groups each (`/1f(/a)(/b)(/c)(/d)(/e)(/f)`, 64 variants):
+    /// inside the per-table limits, far over the size limit: refused, before most are expanded.
+    case grouped
+    /// As many six-group routes as the size limit admits (256 segments each): accepted.
+    case groupedAtLimit
+    /// As many routes of 64 distinct literal segments as the size limit admits: the most trie
+    /// nodes a mediator's routes can make. Accepted.
+    case longAtLimit
+
+    /// The table's JSON text.
+    var json: String {
+        var text = "["
+        func append(_ number: Int, _ pattern: String) {
+            if number > 0 { text += "," }
+            text += "{\"pattern\":\"" + pattern + "\",\"target\":\"Echo\",\"action\":\"echo\"}"
+        }
+        switch self {
+        case .plain:
+            for number in 0..<100_000 { append(number, "/" + String(number, radix: 16) + "/items/:id") }
+        case .grouped:
+            for number in 0..<100_000 { append(number, "/" + String(number, radix: 16) + "(/a)(/b)(/c)(/d)(/e)(/f)") }
+        case .groupedAtLimit:
+            for number in 0..<(400_000 / 256) { append(number, "/" + String(number, radix: 16) + "(/a)(/b)(/c)(/d)(/e)(/f)") }
+        case .longAtLimit:
+            for number in 0..<(400_000 / 64) {
+                let prefix = String(number, radix: 16)
+                append(number, (0..<64).map { "/" + prefix + "s" + String($0) }.joined())
+            }
+        }
+        return text + "]"
+    }
+
+    /// A URL that the table routes (for the tables that are accepted).
+    var url: String {
+        switch self {
+        case .plain: return "app://1f/items/3"
+        case .grouped, .groupedAtLimit: return "app://1f/a/c/f"
+        case .longAtLimit: return "app://" + (0..<64).map { "1fs" + String($0) }.joined(separator: "/")
+        }
+    }
+
+    /// Whether adding the table must succeed.
+    var accepted: Bool { self != .grouped }
+}
+
+/// The largest resident memory of the process so far, in bytes.
+private func peakResidentBytes() -> Int {
+    var usage = rusage()
+    #if canImport(Glibc)
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)  // an imported enum in Glibc
+    #else
+    getrusage(RUSAGE_SELF, &usage)
+    #endif
+    #if canImport(Darwin)
+    return Int(usage.ru_maxrss)  // bytes on Darwin
+    #else
+    return Int(usage.ru_maxrss) * 1024  // KiB elsewhere
+    #endif
+}
+
+/// Loads `table` into a new mediator and prints the time, the memory kept and the peak; 1 when
+/// the table was not treated as it must be (accepted or refused), else 0.
+func reportRouteLoad(_ table: RouteLoadTable) -> Int32 {
+    let json = table.json
+    let mediator = Mediator()
+    try? mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
+    let before = residentBytes() ?? 0
+    let peakBefore = peakResidentBytes()
+    let start = monotonicNanoseconds()
+    var outcome = "accepted"
+    do {
+        try mediator.addRoutes(json: json)
+        // The first match builds the tries.
+        guard mediator.canOpen(table.url) else {
+            print("route load \(table.rawValue): \(table.url) does not match")
+            return 1
+        }
+    } catch {
+        outcome = "refused (\(error.reason.prefix(120))...)"
+    }
+    let seconds = (monotonicNanoseconds() - start) / 1e9
+    let kept = (residentBytes() ?? before) - before
+    let peak = peakResidentBytes() - peakBefore
+    let count = mediator.routes.count
+    consume(mediator)
+    let perRoute = count > 0 ? ", \(kept / count) bytes per route" : ""
+    print(
+        "route load \(table.rawValue): \(outcome), \(count) routes, \(Int(seconds * 1000)) ms, kept \(kept / 1_048_576) MiB\(perRoute), peak +\(peak / 1_048_576) MiB (process peak \(peakResidentBytes() / 1_048_576) MiB; JSON \(json.utf8.count / 1024) KiB)"
+    )
+    return (outcome == "accepted") == table.accepted ? 0 : 1
+}
