@@ -134,6 +134,12 @@ struct HostileRegistries {
             return Action<Mediator>("f\(index)", result: index.isMultiple(of: 2) ? .object(declared) : .array(of: .object(declared))) { _, _ in nil }
         }
         try mediator.register(target: "Fields", actions: fields)
+        // Methods named as another method's result struct would be, were it to begin with `_`.
+        for target in ["_underscored", "4x"] {
+            let object = ParameterType.object([.required("id", .integer)])
+            try mediator.register(
+                target: target, actions: [Action("check", result: object) { _, _ in nil }, Action("checkResult", result: .integer) { _, _ in nil }])
+        }
         return mediator
     }
 
