@@ -8,7 +8,7 @@ import Testing
 /// accepts uses: each file is type-checked with `swiftc` against the built `Mediator` module.
 @Suite("Swift wrapper compilation")
 struct SwiftWrapperCompilationTests {
-    /// The wrappers of `targets` (one target of a fresh mediator each) type-checked as one module.
+    /// The wrappers for the targets `register` adds to a fresh mediator, type-checked as one module.
     static func typeCheck(_ register: (Mediator) throws -> Void) throws -> (source: String, outcome: SwiftTypeCheck.Outcome) {
         let mediator = Mediator()
         try register(mediator)
