@@ -45,22 +45,35 @@ struct GeneratedWrappersTests {
         #expect(SwiftWrappers.methodName(target: "ID", action: "list") == "idList")
         #expect(SwiftWrappers.methodName(target: "user-profile", action: "get.by-id") == "userProfileGetById")
         #expect(SwiftWrappers.methodName(target: "2fa", action: "check") == "_2faCheck")
+        #expect(SwiftWrappers.methodName(target: "_", action: ".") == "_action")
+        #expect(SwiftWrappers.methodName(target: "init", action: ".") == "init")
+        #expect(SwiftWrappers.mediatorMembers.contains("init"), "a method named init gets Action appended")
+    }
+
+    @Test("Result structs are named after their method with a capital first, so no method can hide them")
+    func resultStructNames() {
+        #expect(SwiftWrappers.resultStructName(method: "notesGet") == "NotesGetResult")
+        #expect(SwiftWrappers.resultStructName(method: "_xGet") == "XGetResult")
+        #expect(SwiftWrappers.resultStructName(method: "_2faCheck") == "Action2faCheckResult")
     }
 
     @Test("Parameters are labelled by their names: keywords in backticks, others made identifiers, taken names numbered")
     func parameterNames() throws {
         let method = try #require(SwiftWrappers.methods(for: try Self.target("Specimen")).first { $0.action.name == "keywords" })
         #expect(method.arguments?.map(\.name) == ["default", "in", "self", "firstName", "firstName2", "_2fa", "params", "class"])
+        // Inside the method `self` is the mediator: the argument labelled `self` has another name.
+        #expect(method.arguments?.map(\.localName) == ["default", "in", "selfValue", "firstName", "firstName2", "_2fa", "params", "class"])
         #expect(method.paramsVariable == "_params")
         let source = try Self.source("Specimen")
         #expect(
             source.contains(
-                "public func specimenKeywords(`default`: Int, `in`: String, `self`: Bool? = nil, firstName: String? = nil, "
-                    + "firstName2: String? = nil, _2fa: String? = nil, params: String? = nil, `class`: String? = nil) "
-                    + "throws(MediatorError) -> SpecimenKeywordsResult {"))
+                "public func specimenKeywords(`default`: Swift.Int, `in`: Swift.String, `self` selfValue: Swift.Bool? = nil, "
+                    + "firstName: Swift.String? = nil, firstName2: Swift.String? = nil, _2fa: Swift.String? = nil, params: Swift.String? = nil, "
+                    + "`class`: Swift.String? = nil) throws(MediatorError) -> SpecimenKeywordsResult {"))
         #expect(source.contains("        _params[\"first-name\"] = firstName\n"))
+        #expect(source.contains("        _params[\"self\"] = selfValue\n"))
         #expect(source.contains("        case firstName = \"first-name\"\n"))
-        #expect(source.contains("    public let `Type`: String?\n"))
+        #expect(source.contains("    public let `Type`: Swift.String?\n"))
         #expect(source.contains("    public let string: StringValue?\n"))
     }
 
@@ -81,29 +94,29 @@ struct GeneratedWrappersTests {
     func types() throws {
         let source = try Self.source("Specimen")
         let signatures = [
-            "public func specimenEverything(text: String, count: Int, ratio: Double, flag: Bool, names: [String], scores: [Int]? = nil, "
-                + "weights: [Double]? = nil, switches: [Bool]? = nil, grid: [[Int]]? = nil, options: [String: any Sendable]? = nil, "
-                + "point: [String: any Sendable]? = nil, handle: (any Sendable)? = nil, limit: Int? = nil) throws(MediatorError) "
+            "public func specimenEverything(text: Swift.String, count: Swift.Int, ratio: Swift.Double, flag: Swift.Bool, names: [Swift.String], scores: [Swift.Int]? = nil, "
+                + "weights: [Swift.Double]? = nil, switches: [Swift.Bool]? = nil, grid: [[Swift.Int]]? = nil, options: [Swift.String: any Swift.Sendable]? = nil, "
+                + "point: [Swift.String: any Swift.Sendable]? = nil, handle: (any Swift.Sendable)? = nil, limit: Swift.Int? = nil) throws(MediatorError) "
                 + "-> SpecimenEverythingResult {",
-            "public func specimenSum(numbers: [Int]) async throws(MediatorError) -> Int {",
-            "public func specimenStats(values: [Double]) async throws(MediatorError) -> SpecimenStatsResult {",
-            "public func specimenHalf(value: Double) throws(MediatorError) -> Double {",
-            "public func specimenIsEven(value: Int) async throws(MediatorError) -> Bool {",
-            "public func specimenMatrix(size: Int) throws(MediatorError) -> [[Double]] {",
-            "public func specimenPoints(count: Int) throws(MediatorError) -> [SpecimenPointsResultItem] {",
-            "public func specimenAnything(key: String? = nil) throws(MediatorError) -> [String: any Sendable] {",
-            "public func specimenHandle(name: String) throws(MediatorError) -> any Sendable {",
-            "public func specimenUntyped(value: String) throws(MediatorError) -> (any Sendable)? {",
-            "public func specimenLegacy(params: Params = [:]) throws(MediatorError) -> (any Sendable)? {",
-            "public func specimenNothing() throws(MediatorError) -> String {",
-            "public struct SpecimenEverythingResult: Decodable, Sendable, Equatable {",
+            "public func specimenSum(numbers: [Swift.Int]) async throws(MediatorError) -> Swift.Int {",
+            "public func specimenStats(values: [Swift.Double]) async throws(MediatorError) -> SpecimenStatsResult {",
+            "public func specimenHalf(value: Swift.Double) throws(MediatorError) -> Swift.Double {",
+            "public func specimenIsEven(value: Swift.Int) async throws(MediatorError) -> Swift.Bool {",
+            "public func specimenMatrix(size: Swift.Int) throws(MediatorError) -> [[Swift.Double]] {",
+            "public func specimenPoints(count: Swift.Int) throws(MediatorError) -> [SpecimenPointsResultItem] {",
+            "public func specimenAnything(key: Swift.String? = nil) throws(MediatorError) -> [Swift.String: any Swift.Sendable] {",
+            "public func specimenHandle(name: Swift.String) throws(MediatorError) -> any Swift.Sendable {",
+            "public func specimenUntyped(value: Swift.String) throws(MediatorError) -> (any Swift.Sendable)? {",
+            "public func specimenLegacy(params: Params = [:]) throws(MediatorError) -> (any Swift.Sendable)? {",
+            "public func specimenNothing() throws(MediatorError) -> Swift.String {",
+            "public struct SpecimenEverythingResult: Swift.Decodable, Swift.Sendable, Swift.Equatable {",
             "    public let received: [ReceivedItem]",
-            "    public struct ReceivedItem: Decodable, Sendable, Equatable {",
+            "    public struct ReceivedItem: Swift.Decodable, Swift.Sendable, Swift.Equatable {",
             "    public let point: Point?",
             "/// Not decoded, having no Decodable Swift type: `options` (object); call the action by name to read it.",
         ]
         for signature in signatures { #expect(source.contains(signature), "missing: \(signature)") }
-        #expect(!source.contains("func specimenSum(numbers: [Int]) throws"), "an async action has no synchronous form")
+        #expect(!source.contains("func specimenSum(numbers: [Swift.Int]) throws"), "an async action has no synchronous form")
         #expect(!source.contains("public let options"), "a field without a Decodable type is left out")
     }
 

@@ -6,41 +6,52 @@ import Mediator
 ///
 /// ```swift
 /// print(SwiftWrappers.source(for: mediator.target(named: "Notes")!))
-/// // public func notesList(tag: String? = nil) throws(MediatorError) -> [NotesListResultItem]
+/// // public func notesList(tag: Swift.String? = nil) throws(MediatorError) -> [NotesListResultItem]
 /// ```
+///
+/// No declared name can change what the generated code means: the standard library's types are
+/// written in full (`Swift.String`, `Swift.Decodable`), the mediator is called as `self.call`,
+/// and the few names a method's body uses besides its arguments (`self`, `Swift`, its result
+/// struct) are never the name of an argument inside the method.
 ///
 /// Naming rules (the same input always gives the same text):
 /// - Methods: each action becomes a method on `Mediator` named after the target, its first word
 ///   in lower case (leading capitals too: `URLCache` gives `urlCache`), then the action with its
 ///   first letter capitalized: `Notes/list` is `notesList`. The `-` and `.` that names may hold
 ///   end a word and are dropped (`user-profile/get.by-id` is `userProfileGetById`); a name
-///   starting with a digit gets a leading `_`. Actions are taken in name order: when two give the
-///   same name, the later gets `2`, `3`, ...; a name that `Mediator` already has
-///   (`registryDescription`, ...) gets `Action` appended.
+///   starting with a digit gets a leading `_`, one with no letter or digit gets `action`. Actions
+///   are taken in name order: when two give the same name, the later gets `2`, `3`, ...; a name
+///   that `Mediator` already has (`registryDescription`, ..., and `init`) gets `Action` appended.
 /// - Forms: a synchronous action gets a synchronous method and an async twin of the same name
 ///   (chosen in async code; it also reaches main-actor actions); an async action only the async
 ///   method.
 /// - Parameters keep their declared names as labels, declaration order, and send the declared
-///   key. Swift keywords are written in backticks (`` `default`: Int ``); other names that are not
+///   key. Swift keywords are written in backticks (`` `default`: Swift.Int ``); other names that are not
 ///   identifiers lose their other characters and join in lower camel case (`first-name` is
 ///   `firstName`, `2fa` is `_2fa`, `naïve` is `naVe`; a name with no letter or digit is `value`);
-///   a name taken twice gets `2`, `3`, ... Required parameters
-///   are not optional; optional ones are `T? = nil` and sent only when not `nil`, so the target's
-///   defaults apply. Types: string `String`, integer `Int`, number `Double`, boolean `Bool`,
-///   array `[T]`, object (with or without fields) `[String: any Sendable]`, and a `value` type
-///   `any Sendable`: the generated module cannot name a Swift type it does not import. A
-///   parameter declared twice is generated once (the first declaration).
+///   a name taken twice gets `2`, `3`, ... Inside the method an argument labelled `self`, `Swift`
+///   or with its result struct's name is called by the label and `Value` (`` `self` selfValue ``).
+///   Required parameters are not optional; optional ones are `T? = nil` and sent only when not
+///   `nil`, so the target's defaults apply. Types: string `Swift.String`, integer `Swift.Int`,
+///   number `Swift.Double`, boolean `Swift.Bool`, array `[T]`, object (with or without fields)
+///   `[Swift.String: any Swift.Sendable]`, and a `value` type `any Swift.Sendable`: the generated
+///   module cannot name a Swift type it does not import. A parameter declared twice is generated
+///   once (the first declaration).
 /// - An action that declares no parameters takes `params: Params = [:]`, passed as they are
 ///   (unchecked, as the action does not check them); one that declares an empty list takes none.
-/// - Results: an object with fields decodes into `public struct <Method>Result: Decodable,
-///   Sendable, Equatable` (`NotesGetResult`), an array of such objects into `[<Method>ResultItem]`;
-///   a nested object is a nested struct named after its field (`Owner`, `TagsItem` for an array;
-///   `Value` is appended to a name a nested struct cannot take, such as `String` or `Type`).
-///   Fields follow the parameter rules (a renamed field gets `CodingKeys`); an optional field is
+/// - Results: an object with fields decodes into `public struct <Method>Result: Swift.Decodable,
+///   Swift.Sendable, Swift.Equatable` (`NotesGetResult`; the method's leading `_` dropped and
+///   `Action` put before a digit, so the name starts with a capital as no method does), an array
+///   of such objects into `[<Method>ResultItem]`; a nested object is a nested struct named after
+///   its field (`Owner`, `TagsItem` for an array; `Value` is appended to a name a nested struct
+///   cannot take: `Swift`, `CodingKeys`, `Type`, the library's types and common standard ones such
+///   as `String` or `CodingKey`). Fields follow the parameter rules (a renamed field gets
+///   `CodingKeys`; a field named `CodingKeys` is renamed `CodingKeys2`); an optional field is
 ///   optional; a field whose type is not decodable (an object without fields, a `value`) is left
-///   out and named in the struct's comment. Other results: `String`, `Int`, `Double`, `Bool`,
-///   arrays of them, `[String: any Sendable]` (an object without fields) or `any Sendable` (a
-///   `value`), cast rather than decoded. No declared result: `(any Sendable)?`, discardable.
+///   out and named in the struct's comment. Other results: `Swift.String`, `Swift.Int`,
+///   `Swift.Double`, `Swift.Bool`, arrays of them, an object without fields or a `value` as the
+///   parameter types, cast rather than decoded. No declared result: `(any Swift.Sendable)?`,
+///   discardable.
 ///
 /// Names are unique within one target's file; two targets whose names run together (`Ab/cD` and
 /// `AbC/d`) would collide if generated into one module.
@@ -99,10 +110,14 @@ enum SwiftWrappers {
         let result: ResultType?
     }
 
-    /// One argument: the key it is sent under and the Swift name it has.
+    /// One argument: the key it is sent under, its label and the name the method's body uses.
     struct Argument {
         let parameter: Parameter
+        /// The argument label, an identifier (see ``code(_:)`` for how it is written).
         let name: String
+        /// The parameter's name inside the method: the label, unless the label is a name the body
+        /// refers to (`self`, `Swift`, the result struct), which it would hide.
+        let localName: String
         let swiftType: String
     }
 
@@ -132,40 +147,50 @@ enum SwiftWrappers {
     /// The methods for `target`'s actions, in the actions' (name) order, with names made unique.
     static func methods(for target: TargetInfo) -> [Method] {
         var taken = mediatorMembers
+        var structNames: Set<String> = []
         return target.actions.map { action in
             var name = methodName(target: target.name, action: action.name)
             if mediatorMembers.contains(name) { name += "Action" }
             name = unique(name, in: &taken)
-            var argumentNames: Set<String> = []
+            let result = action.result.map { type in
+                resultType(
+                    type, structName: unique(resultStructName(method: name) + (itemSuffix(type) ?? ""), in: &structNames),
+                    summary: "The result of `\(target.name)/\(action.name)`" + (action.summary.map { ": " + $0 } ?? "."))
+            }
+            // What the body names besides the arguments: `self.call`, `Swift.String.self`, the struct.
+            let bodyNames = Set(["self", "Swift"] + (result?.structures.first.map { [$0.name] } ?? []))
+            var labels: Set<String> = []
             var seenKeys: Set<String> = []
-            let arguments = action.parameters.map { parameters in
-                parameters.filter { seenKeys.insert($0.name).inserted }.map { parameter in
+            let declared = action.parameters.map { parameters in
+                parameters.filter { seenKeys.insert($0.name).inserted }.map { ($0, unique(identifier($0.name), in: &labels)) }
+            }
+            var localNames = labels
+            let arguments = declared.map { declared in
+                declared.map { parameter, label in
                     Argument(
-                        parameter: parameter, name: unique(identifier(parameter.name), in: &argumentNames),
+                        parameter: parameter, name: label,
+                        localName: bodyNames.contains(label) ? unique(label + "Value", in: &localNames) : label,
                         swiftType: parameterType(parameter.type))
                 }
             }
             var variable = "params"
-            while argumentNames.contains(variable) { variable = "_" + variable }
-            let result = action.result.map { type in
-                resultType(
-                    type, structName: upperFirst(name) + "Result" + (itemSuffix(type) ?? ""),
-                    summary: "The result of `\(target.name)/\(action.name)`" + (action.summary.map { ": " + $0 } ?? "."))
-            }
+            while localNames.contains(variable) { variable = "_" + variable }
             return Method(action: action, name: name, arguments: arguments, paramsVariable: variable, result: result)
         }
     }
 
-    /// The Swift type of a parameter of `type`.
+    /// The Swift type of a parameter of `type`. The standard library's types are written in full,
+    /// as no declared name can hide `Swift` (a nested struct never takes it, an argument that
+    /// would is renamed inside the method).
     static func parameterType(_ type: ParameterType) -> String {
         switch type.kind {
-        case .string: "String"
-        case .integer: "Int"
-        case .number: "Double"
-        case .boolean: "Bool"
+        case .string: "Swift.String"
+        case .integer: "Swift.Int"
+        case .number: "Swift.Double"
+        case .boolean: "Swift.Bool"
         case .array(let element): "[\(parameterType(element))]"
-        case .object: "[String: any Sendable]"
-        case .value: "any Sendable"
+        case .object: "[Swift.String: any Swift.Sendable]"
+        case .value: "any Swift.Sendable"
         }
     }
 
@@ -205,7 +230,8 @@ enum SwiftWrappers {
         var seenKeys: Set<String> = []
         let unique = parameters.filter { seenKeys.insert($0.name).inserted }
         let decodable = unique.filter { isDecodable($0.type) }
-        var fieldNames: Set<String> = []
+        // A field named `CodingKeys` would stop `Decodable` from finding (or making) its keys.
+        var fieldNames: Set<String> = ["CodingKeys"]
         let names = decodable.map { Self.unique(identifier($0.name), in: &fieldNames) }
         var typeNames = reservedTypeNames.union([name]).union(fieldNames)
         var fields: [Field] = []
@@ -255,7 +281,17 @@ enum SwiftWrappers {
         let actionWords = words(action)
         var name = lowerFirstWord(targetWords.first ?? "") + targetWords.dropFirst().map(upperFirst).joined()
         name += actionWords.map(upperFirst).joined()
+        // Names of dots and underscores alone (`./.`, `_/.`) leave no word, or only `_`.
+        if !name.contains(where: { $0.isLetter || $0.isNumber }) { name += "action" }
         return name.first?.isNumber == true ? "_" + name : name
+    }
+
+    /// The name of the struct the object result of the method `name` decodes into: `notesGet`
+    /// gives `NotesGetResult`, `_2faCheck` `Action2faCheckResult`. It begins with a capital, as no
+    /// method does, so no method (of this target or another) can hide it in a method's body.
+    static func resultStructName(method name: String) -> String {
+        let trimmed = String(name.drop { $0 == "_" })
+        return (trimmed.first?.isLetter == true ? upperFirst(trimmed) : "Action" + trimmed) + "Result"
     }
 
     /// `name` as an identifier: itself when it is one, else its words in lower camel case.
@@ -314,19 +350,29 @@ enum SwiftWrappers {
         return candidate
     }
 
-    /// Members `Mediator` has: a method of the same name would collide or confuse.
+    /// Members `Mediator` has (its public API, kept whole by a test), and names a member cannot
+    /// sensibly take (`init`, `self`): a method of the same name would collide or confuse.
     static let mediatorMembers: Set<String> = [
-        "addActions", "call", "callFromOutside", "canPerform", "defaultMaximumCallDepth", "handle", "hasCachedInstance",
-        "maximumCallDepth", "open", "perform", "register", "registryDescription", "releaseAllCachedTargets", "releaseCachedTarget",
-        "require", "setFallback", "shared", "target", "targets", "undeclaredParameters", "unregister", "urlPolicy", "validate",
+        "addActions", "addInterceptor", "addObserver", "addRoutes", "call", "callFromOutside", "canOpen", "canPerform",
+        "defaultMaximumCallDepth", "deinit", "destination", "handle", "hasCachedInstance", "init", "maximumCallDepth", "open", "perform",
+        "redirects", "register", "registryDescription", "releaseAllCachedTargets", "releaseCachedTarget", "removeAllRoutes",
+        "removeInterception", "removeRoute", "require", "route", "routes", "self", "setFallback", "setRedirects", "shared", "subscript",
+        "target", "targets", "traceCall", "undeclaredParameters", "unmatchedURLHandler", "unregister", "urlPolicy", "validate",
         "validateFromOutside", "verify",
     ]
 
-    /// Names a nested struct cannot take: `Type` and `Protocol` are not allowed, the others would
-    /// hide the types the struct's fields use.
+    /// Names a nested struct cannot take: `Type` and `Protocol` are not allowed; `Swift`,
+    /// `CodingKeys` and the library's types would hide what the generated code names; the
+    /// standard library's other common names are kept clear so that a reader is never misled.
+    ///
+    /// The library's types (`Mediator`, `Params`, `MediatorError`) are written unqualified:
+    /// `Mediator.Params` would look `Params` up in the class `Mediator`, which hides its module.
+    /// They are only ever written where a type is expected, where only a type can hide them, and
+    /// no generated type takes their names (top-level structs end in `Result`, `Item` or a number).
     private static let reservedTypeNames: Set<String> = [
-        "Any", "Bool", "CodingKeys", "Decodable", "Double", "Equatable", "Int", "Mediator", "MediatorError", "Optional", "Params",
-        "Protocol", "Self", "Sendable", "String", "Swift", "Type",
+        "Any", "AnyObject", "Array", "Bool", "Codable", "CodingKey", "CodingKeys", "Decodable", "Decoder", "Dictionary", "Double",
+        "Encodable", "Encoder", "Equatable", "Error", "Float", "Hashable", "Int", "Mediator", "MediatorError", "Never", "Optional",
+        "Params", "Protocol", "Result", "Self", "Sendable", "Set", "String", "Swift", "Type", "Void",
     ]
 
     /// Words written in backticks when used as names (backticks around any other name are harmless).
@@ -399,7 +445,8 @@ private struct Output {
         line("// (keywords in backticks, other characters dropped); required parameters are not optional,")
         line("// optional ones are `T? = nil`, sent only when not nil so the target's defaults apply.")
         line("// string String, integer Int, number Double, boolean Bool, array [T], object")
-        line("// [String: any Sendable], value `any Sendable` (a Swift type this module cannot import).")
+        line("// [String: any Sendable], value `any Sendable` (a Swift type this module cannot import),")
+        line("// written `Swift.String` and so on so that no declared name can hide them.")
         line("// An object result with fields decodes into `<Method>Result`; no declared result gives")
         line("// `(any Sendable)?`; an action without declared parameters takes `params: Params = [:]`.")
         line()
@@ -412,7 +459,7 @@ private struct Output {
             let names = structure.omitted.map { "`\(comment($0.name))` (\(comment($0.type.description)))" }.joined(separator: ", ")
             line(indent + "/// Not decoded, having no Decodable Swift type: \(names); call the action by name to read it.")
         }
-        let opening = indent + "public struct \(structure.name): Decodable, Sendable, Equatable {"
+        let opening = indent + "public struct \(structure.name): Swift.Decodable, Swift.Sendable, Swift.Equatable {"
         guard !structure.fields.isEmpty || !structure.nested.isEmpty else { return line(opening + "}") }
         line(opening)
         for field in structure.fields {
@@ -426,7 +473,7 @@ private struct Output {
         }
         if structure.fields.contains(where: { $0.name != $0.parameter.name }) {
             line()
-            line(indent + "    private enum CodingKeys: String, CodingKey {")
+            line(indent + "    private enum CodingKeys: Swift.String, Swift.CodingKey {")
             for field in structure.fields {
                 let rename = field.name == field.parameter.name ? "" : " = " + literal(field.parameter.name)
                 line(indent + "        case \(SwiftWrappers.code(field.name))\(rename)")
@@ -456,7 +503,7 @@ private struct Output {
         if let arguments = method.arguments {
             let documented = arguments.map { argument in
                 let declared = "`\(comment(SwiftWrappers.declaration(of: argument.parameter)))`"
-                return "\(argument.name): " + (argument.parameter.summary.map { comment($0) + " (\(declared))" } ?? declared)
+                return "\(argument.localName): " + (argument.parameter.summary.map { comment($0) + " (\(declared))" } ?? declared)
             }
             if documented.count == 1 {
                 line("    /// - Parameter " + documented[0])
@@ -465,13 +512,14 @@ private struct Output {
                 for text in documented { line("    ///   - " + text) }
             }
             for argument in arguments {
-                let name = SwiftWrappers.code(argument.name)
+                let name = SwiftWrappers.code(argument.localName)
+                let label = argument.localName == argument.name ? name : SwiftWrappers.code(argument.name) + " " + name
                 if argument.parameter.isRequired {
-                    signature.append("\(name): \(argument.swiftType)")
+                    signature.append("\(label): \(argument.swiftType)")
                     sent.append("\(literal(argument.parameter.name)): \(name)")
                 } else {
-                    let type = argument.swiftType == "any Sendable" ? "(any Sendable)?" : argument.swiftType + "?"
-                    signature.append("\(name): \(type) = nil")
+                    let type = argument.swiftType.hasPrefix("any ") ? "(\(argument.swiftType))?" : argument.swiftType + "?"
+                    signature.append("\(label): \(type) = nil")
                     optional.append(argument)
                 }
             }
@@ -479,7 +527,7 @@ private struct Output {
             line("    /// - Parameter params: the call's params, passed as they are (the action declares none).")
             signature.append("params: Params = [:]")
         }
-        let returnType = method.result?.swiftType ?? "(any Sendable)?"
+        let returnType = method.result?.swiftType ?? "(any Swift.Sendable)?"
         if let result = method.result, !result.structures.isEmpty {
             line("    /// - Returns: the result, decoded into `\(result.swiftType)`.")
         } else if let result = action.result {
@@ -503,14 +551,15 @@ private struct Output {
             arguments += ", params: params"
         } else if !optional.isEmpty {
             line("        var \(variable): Params = [\(sent.isEmpty ? ":" : sent.joined(separator: ", "))]")
-            for argument in optional { line("        \(variable)[\(literal(argument.parameter.name))] = \(SwiftWrappers.code(argument.name))") }
+            for argument in optional { line("        \(variable)[\(literal(argument.parameter.name))] = \(SwiftWrappers.code(argument.localName))") }
             arguments += ", params: \(variable)"
         } else if !sent.isEmpty {
             arguments += ", params: [\(sent.joined(separator: ", "))]"
         }
         if let result = method.result { arguments += ", as: \(result.swiftType.hasPrefix("any ") ? "(\(result.swiftType))" : result.swiftType).self" }
         let prefix = optional.isEmpty ? "" : "return "
-        line("        \(prefix)try \(isAsync ? "await " : "")call(\(arguments))")
+        // Through `self`: a parameter may be named `call` (none is named `self` inside the method).
+        line("        \(prefix)try \(isAsync ? "await " : "")self.call(\(arguments))")
         line("    }")
     }
 }
