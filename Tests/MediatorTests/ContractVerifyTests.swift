@@ -230,6 +230,34 @@ struct ContractVerifyTests {
         #expect(problems.allSatisfy { $0.kind == .invalidName })
     }
 
+    @Test(
+        "A parameter name's offending character is named whole, with its Unicode scalars unless it is printable ASCII",
+        arguments: [
+            ("na\u{EF}ve", "\"\u{EF}\" (U+00EF)"),
+            ("nai\u{308}ve", "\"i\u{308}\" (U+0069 U+0308)"),
+            ("\u{212A}elvin", "\"\u{212A}\" (U+212A)"),
+            ("family\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}", #""👨\u{200D}👩\u{200D}👧" (U+1F468 U+200D U+1F469 U+200D U+1F467)"#),
+            ("zero\u{200B}width", #""\u{200B}" (U+200B)"#),
+            ("line\r\nbreak", #""\r\n" (U+000D U+000A)"#),
+            ("a b", #"" ""#),
+        ])
+    func offendingCharacter(name: String, named: String) throws {
+        let world = try VerifyWorld(bad: [VerifyWorld.action("take", [.optional(name, .string)])])
+        let description = try #require(world.mediator.verify().first?.description)
+        let expected = "Bad/take: parameter name \(describe(name, limit: 60)) contains \(named); use letters, digits, \"_\", \"-\" or \".\""
+        // Compared by bytes: `==` would take "\u{EF}" and "i\u{308}" for the same text.
+        #expect(description.utf8.elementsEqual(expected.utf8), "\(description)")
+    }
+
+    @Test("A character of many scalars is named with the first few: the message stays short")
+    func longCharacter() throws {
+        let name = "e" + String(repeating: "\u{301}", count: 49)
+        let world = try VerifyWorld(bad: [VerifyWorld.action("take", [.optional(name, .string)])])
+        let description = try #require(world.mediator.verify().first?.description)
+        #expect(description.hasSuffix(#" (U+0065 U+0301 U+0301 U+0301 U+0301 U+0301 U+0301 U+0301 …); use letters, digits, "_", "-" or ".""#), "\(description)")
+        #expect(description.unicodeScalars.count < 200)
+    }
+
     @Test("A requirement naming a target or action that breaks the naming rules: invalidName")
     func invalidRequirementName() throws {
         let world = try VerifyWorld()

@@ -81,11 +81,12 @@ enum Verification {
     }
 
     /// Why a parameter name breaks the rules (it must travel in URLs and command lines), or `nil`.
+    /// The first offending character is named whole (``describe(character:)``), never one byte of it.
     static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "is empty" }
         if name.utf8.count > 100 { return "is longer than 100 bytes" }
-        for byte in name.utf8 where !(Names.isNameByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
-            return "contains \(describe(String(decoding: [byte], as: UTF8.self), limit: 10))"
+        if let character = name.first(where: { !$0.utf8.allSatisfy(Names.isNameByte) }) {
+            return "contains \(describe(character: character))"
         }
         return nil
     }
