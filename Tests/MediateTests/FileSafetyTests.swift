@@ -138,12 +138,12 @@ struct FileSafetyTests {
         let limit = 64 << 20
         // A file of exactly the limit is read (and found not to be JSON: parsing 64 MiB of real
         // state takes half a minute in a debug build); one byte more is refused for its size.
-        try directory.write(String(repeating: "x", count: limit), to: "state.json")
+        try directory.write(Self.filler(limit), to: "state.json")
         let atLimit = directory.mediate("perform", "Notes", "list", memoryLimit: 1 << 30)
         #expect(atLimit.status == 74)
         #expect(atLimit.errorText.hasPrefix("mediate: error: the data file \(directory.file("state.json")) is corrupt (not JSON"), "\(atLimit.errorText)")
 
-        try directory.write(String(repeating: "x", count: limit + 1), to: "state.json")
+        try directory.write(Self.filler(limit + 1), to: "state.json")
         expectRefusal(
             directory.mediate("perform", "Notes", "list"), of: directory.file("state.json"), because: "it is larger than the limit of 64 MiB (67108864 bytes)")
         #expect(directory.status("state.json")?.st_size == off_t(limit + 1))
