@@ -274,7 +274,7 @@ struct ContractCommandLineTests {
     func verifyProblems() async throws {
         let mediator = Mediator()
         try mediator.register(
-            target: "Shop", actions: [Action("bad", params: [.required("a", .string), .optional("a", .integer, default: "x")]) { _, _ in nil }])
+            target: "Shop", actions: [Action("bad", params: [.required("a", .string), .optional("b", .integer, default: "x")]) { _, _ in nil }])
         mediator.require([.action(target: "Billing", action: "charge"), .action(target: "Shop", action: "refund")], by: "Checkout")
         let problems = mediator.verify()
         #expect(problems.count >= 3, "\(problems)")

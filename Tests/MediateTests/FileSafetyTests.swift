@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import mediate
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -16,6 +18,15 @@ import Android
 @Suite("mediate: the data directory and its files are used only when safe")
 struct FileSafetyTests {
     static let victimText = "the victim's own text\n"
+
+    /// `count` bytes of "x", made with `memset`: `String(repeating:count:)` takes 4.5 s for 64 MiB
+    /// in a debug build.
+    static func filler(_ count: Int) -> String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            _ = memset(buffer.baseAddress!, Int32(UInt8(ascii: "x")), count)
+            return count
+        }
+    }
 
     // MARK: - Temporary files
 
@@ -127,15 +138,44 @@ struct FileSafetyTests {
         let limit = 64 << 20
         // A file of exactly the limit is read (and found not to be JSON: parsing 64 MiB of real
         // state takes half a minute in a debug build); one byte more is refused for its size.
-        try directory.write(String(repeating: "x", count: limit), to: "state.json")
+        try directory.write(Self.filler(limit), to: "state.json")
         let atLimit = directory.mediate("perform", "Notes", "list", memoryLimit: 1 << 30)
         #expect(atLimit.status == 74)
         #expect(atLimit.errorText.hasPrefix("mediate: error: the data file \(directory.file("state.json")) is corrupt (not JSON"), "\(atLimit.errorText)")
 
-        try directory.write(String(repeating: "x", count: limit + 1), to: "state.json")
+        try directory.write(Self.filler(limit + 1), to: "state.json")
         expectRefusal(
             directory.mediate("perform", "Notes", "list"), of: directory.file("state.json"), because: "it is larger than the limit of 64 MiB (67108864 bytes)")
         #expect(directory.status("state.json")?.st_size == off_t(limit + 1))
+    }
+
+    @Test("A change that would make the state file larger than 64 MiB is refused before anything is written, and the file is left as it was")
+    func writeSizeLimit() async throws {
+        let directory = PlantedDirectory()
+        let limit = 64 << 20
+        let previous = #"{"format":2,"previous":true}"# + "\n"
+        try directory.write(previous, to: "state.json")
+        // Through the store that mediate runs each request in, in this process: through the
+        // binary, a request on 64 MiB of real state takes 10 s and 280 MB in a debug build. mediate
+        // prints the error's description as its one line (`mediate: error: ...`, exit 74).
+        let store = DataStore(directory: directory.path)
+        let refusal = await #expect(throws: DataStoreError.self) {
+            try await store.transaction { text in
+                #expect(text == previous)
+                return Self.filler(limit + 1)
+            }
+        }
+        #expect(
+            refusal?.description
+                == "refusing \(directory.file("state.json")): the new state would be 67108865 bytes, past the limit of 67108864 bytes; nothing was written")
+        // Compared outside `#expect`, which would print 64 MiB of a changed file.
+        let unchanged = directory.contents("state.json") == previous
+        #expect(unchanged, "state.json was changed")
+        #expect(try directory.entries(startingWith: "state.json.tmp").isEmpty)
+
+        // Exactly the limit is written.
+        try await store.transaction { _ in Self.filler(limit) }
+        #expect(directory.status("state.json")?.st_size == off_t(limit))
     }
 
     @Test("A state file that is not UTF-8 is reported as corrupt and left as it is")

@@ -35,6 +35,91 @@ struct RegistrationTests {
         #expect(mediator.targets.isEmpty)
     }
 
+    // MARK: - Parameters declared twice
+
+    @Test("A parameter declared twice is refused (duplicateParameter), naming target, action and parameter, and nothing is registered")
+    func duplicateParameter() {
+        let mediator = Mediator()
+        let error = #expect(throws: MediatorError.self) {
+            try mediator.register(target: "Notes", actions: [Action("ok") { _, _ in nil }, Action("create", params: declaredTwice) { _, _ in nil }])
+        }
+        #expect(error?.code == .duplicateParameter)
+        #expect(error?.target == "Notes")
+        #expect(error?.action == "create")
+        #expect(error?.parameter == "a")
+        #expect(error?.description == #"Notes/create: parameter "a" is declared twice; keep one"#)
+        #expect(mediator.targets.isEmpty)
+    }
+
+    @Test("Every way of registering refuses a parameter declared twice: target types, main-actor targets, async factories, typed keys, addActions")
+    @MainActor
+    func duplicateParameterEverywhere() throws {
+        let mediator = Mediator()
+        let refusals = [
+            #expect(throws: MediatorError.self) { try mediator.register(Target_DeclaresTwice.self) { _ in Target_DeclaresTwice() } },
+            #expect(throws: MediatorError.self) { try mediator.register(Target_ScreenDeclaresTwice.self) { _ in Target_ScreenDeclaresTwice() } },
+            #expect(throws: MediatorError.self) {
+                try mediator.register(target: "Feed", make: { _ async in Box() }, actions: [Action<Box>("load", params: declaredTwice) { _, _ in nil }])
+            },
+            #expect(throws: MediatorError.self) {
+                try mediator.register(target: "Keyed", make: { _ in Box() }, actions: [Action<Box>(.declaresTwice) { _, input in input.a }])
+            },
+        ]
+        #expect(
+            refusals.map { $0?.description } == [
+                #"DeclaresTwice/take: parameter "a" is declared twice; keep one"#,
+                #"ScreenDeclaresTwice/take: parameter "a" is declared twice; keep one"#,
+                #"Feed/load: parameter "a" is declared twice; keep one"#,
+                #"Keyed/take: parameter "a" is declared twice; keep one"#,
+            ])
+        #expect(refusals.allSatisfy { $0?.code == .duplicateParameter })
+        #expect(mediator.targets.isEmpty)
+
+        try mediator.register(target: "Existing", actions: [Action("keep") { _, _ in 1 }])
+        let added = #expect(throws: MediatorError.self) {
+            try mediator.addActions([Action<Mediator>("take", params: declaredTwice) { _, _ in nil }], toTarget: "Existing")
+        }
+        #expect(added?.description == #"Existing/take: parameter "a" is declared twice; keep one"#)
+        #expect(mediator.target(named: "Existing")?.actions.map(\.name) == ["keep"])
+    }
+
+    @Test("A field declared twice in a declared object is refused the same way, in the params or in the result")
+    func duplicateField() {
+        let mediator = Mediator()
+        let twice: ParameterType = .object([.required("a", .string), .optional("a", .integer)])
+        let inParams = #expect(throws: MediatorError.self) {
+            try mediator.register(target: "Notes", actions: [Action("create", params: [.optional("o", twice)]) { _, _ in nil }])
+        }
+        #expect(inParams?.code == .duplicateParameter)
+        #expect(inParams?.parameter == "o")
+        #expect(inParams?.description == #"Notes/create: field "a" of parameter "o" is declared twice; keep one"#)
+        let inElements = #expect(throws: MediatorError.self) {
+            try mediator.register(
+                target: "Notes", actions: [Action("create", params: [.optional("o", .array(of: .object([.optional("p", twice)])))]) { _, _ in nil }])
+        }
+        #expect(inElements?.description == #"Notes/create: field "a" of field "p" of the elements of parameter "o" is declared twice; keep one"#)
+        let inResult = #expect(throws: MediatorError.self) {
+            try mediator.register(target: "Notes", actions: [Action("get", result: twice) { _, _ in nil }])
+        }
+        #expect(inResult?.code == .duplicateParameter)
+        #expect(inResult?.parameter == nil)
+        #expect(inResult?.description == #"Notes/get: field "a" of the result is declared twice; keep one"#)
+        #expect(mediator.targets.isEmpty)
+    }
+
+    @Test("Parameter names are compared byte for byte: a look-alike or another normalisation is another name")
+    func parameterNamesComparedByBytes() throws {
+        let mediator = Mediator()
+        try mediator.register(
+            target: "Notes",
+            actions: [
+                Action("kelvin", params: [.optional("K", .string), .optional("\u{212A}", .string)]) { _, _ in nil },
+                Action("accent", params: [.optional("caf\u{E9}", .string), .optional("cafe\u{301}", .string)]) { _, _ in nil },
+                Action("fields", result: .object([.optional("K", .string), .optional("\u{212A}", .string)])) { _, _ in nil },
+            ])
+        #expect(mediator.target(named: "Notes")?.actions.count == 3)
+    }
+
     @Test("replacingExisting swaps a target and drops its cached instance")
     func replace() throws {
         let mediator = Mediator()
@@ -132,4 +217,27 @@ struct RegistrationTests {
             #expect(mediator.perform(target: "Dynamic\(number)", action: "value") as? Int == number)
         }
     }
+}
+
+// MARK: - Fixtures: a parameter declared twice
+
+/// Params declaring "a" twice: a JSON Schema of them would repeat the property and its required name.
+private let declaredTwice: [Parameter] = [.required("a", .string), .optional("a", .integer)]
+
+final class Target_DeclaresTwice: MediatorTarget {
+    static let actions: [Action<Target_DeclaresTwice>] = [Action("take", params: declaredTwice) { _, _ in nil }]
+}
+
+final class Target_ScreenDeclaresTwice: MainActorTarget {
+    static let actions: [Action<Target_ScreenDeclaresTwice>] = [Action("take", params: declaredTwice) { _, _ in nil }]
+}
+
+/// An input type whose own declaration names "a" twice.
+struct DeclaresTwiceInput: Codable, Sendable, DeclaresParameters {
+    var a: String
+    static let parameters: [Parameter] = [.required("a", .string), .optional("a", .string)]
+}
+
+extension ActionKey where Input == DeclaresTwiceInput, Output == String {
+    static var declaresTwice: Self { Self(target: "Keyed", action: "take") }
 }

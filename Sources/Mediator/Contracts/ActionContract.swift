@@ -161,6 +161,56 @@ final class ActionContract: Sendable {
     }
 }
 
+// MARK: - Names declared twice
+
+extension ActionContract {
+    /// The first name declared twice in one list (the action's parameters, or the fields of a
+    /// declared object at any depth, in the parameters or the result): `place` as a message names
+    /// it (`field "a" of parameter "o"`) and the top-level parameter at fault (`nil` in the
+    /// result); `nil` when no list repeats a name. Names are compared by their bytes, as every
+    /// name of the package is.
+    ///
+    /// Registration refuses such a declaration: a call's params hold one value per name, and a JSON
+    /// Schema of the declaration would repeat the property and its required name.
+    var repeatedDeclaration: (place: String, parameter: String?)? {
+        if let parameters, let repeated = Self.firstRepeated(in: parameters) {
+            return ("parameter \(Self.quoted(repeated.name))", repeated.name)
+        }
+        for parameter in parameters ?? [] {
+            if let place = Self.repeatedField(in: parameter.type, at: "parameter \(Self.quoted(parameter.name))") { return (place, parameter.name) }
+        }
+        return result.flatMap { Self.repeatedField(in: $0, at: "the result") }.map { ($0, nil) }
+    }
+
+    /// Where in a value of `type` (found at `place`) an object's fields repeat a name, in words.
+    private static func repeatedField(in type: ParameterType, at place: String) -> String? {
+        switch type.kind {
+        case .object(let fields?):
+            if let repeated = firstRepeated(in: fields) { return "field \(quoted(repeated.name)) of \(place)" }
+            for field in fields {
+                if let found = repeatedField(in: field.type, at: "field \(quoted(field.name)) of \(place)") { return found }
+            }
+            return nil
+        case .array(let element):
+            return repeatedField(in: element, at: "the elements of \(place)")
+        default:
+            return nil
+        }
+    }
+
+    /// The first entry of `list` whose name an earlier entry has, byte for byte (`==` would take
+    /// NFC and NFD "café" for one name, where a JSON object has two keys).
+    private static func firstRepeated(in list: [Parameter]) -> Parameter? {
+        guard list.count > 1 else { return nil }
+        var seen: Set<[UInt8]> = []
+        return list.first { !seen.insert(Array($0.name.utf8)).inserted }
+    }
+
+    private static func quoted(_ name: String) -> String {
+        "\"\(MediatorError.shortened(name))\""
+    }
+}
+
 extension MediatorError {
     /// The error with the call's names, for an error built before they were known.
     func named(target: String, action: String) -> MediatorError {

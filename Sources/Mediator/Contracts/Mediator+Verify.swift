@@ -16,7 +16,8 @@ extension Mediator {
 
     /// Checks the registry as a start-up check: every requirement has a provider whose declared
     /// types match, no action declares contradictory params, and every name follows the rules.
-    /// Runs nothing (no factory, no action).
+    /// Runs nothing (no factory, no action). (A name declared twice never gets this far:
+    /// registration refuses it with ``MediatorError/Code/duplicateParameter``.)
     ///
     /// ```swift
     /// let problems = mediator.verify()
@@ -50,7 +51,6 @@ enum Verification {
     static func problems(of action: RegisteredAction, in target: String) -> [ContractProblem] {
         guard let contract = action.contract else { return [] }
         var found: [String] = []
-        var names: [String] = []
         func invalid(_ kind: ContractProblem.Kind, _ message: String) -> ContractProblem {
             ContractProblem(kind: kind, target: target, action: action.name, message: message)
         }
@@ -60,8 +60,6 @@ enum Verification {
                 problems.append(
                     invalid(.invalidName, "parameter name \(describe(parameter.name, limit: 60)) \(problem); use letters, digits, \"_\", \"-\" or \".\""))
             }
-            if names.contains(parameter.name) { found.append("parameter \"\(parameter.name)\" is declared twice; keep one") }
-            names.append(parameter.name)
             found += declarationProblems(of: parameter)
         }
         if let result = contract.result { found += typeProblems(result, at: "the result") }
@@ -83,11 +81,12 @@ enum Verification {
     }
 
     /// Why a parameter name breaks the rules (it must travel in URLs and command lines), or `nil`.
+    /// The first offending character is named whole (``describe(character:)``), never one byte of it.
     static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "is empty" }
         if name.utf8.count > 100 { return "is longer than 100 bytes" }
-        for byte in name.utf8 where !(Names.isNameByte(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")) {
-            return "contains \(describe(String(decoding: [byte], as: UTF8.self), limit: 10))"
+        if let character = name.first(where: { !$0.utf8.allSatisfy(Names.isNameByte) }) {
+            return "contains \(describe(character: character))"
         }
         return nil
     }
@@ -115,13 +114,8 @@ enum Verification {
         case .array(let element):
             return typeProblems(element, at: "the elements of \(place)")
         case .object(let fields?):
-            var seen: Set<String> = []
-            var problems: [String] = []
-            for field in fields {
-                if !seen.insert(field.name).inserted { problems.append("\(place) declares field \"\(field.name)\" twice; keep one") }
-                problems += declarationProblems(of: field, at: "field \"\(field.name)\" of \(place)")
-            }
-            return problems
+            // A field declared twice is refused at registration (``MediatorError/Code/duplicateParameter``).
+            return fields.flatMap { declarationProblems(of: $0, at: "field \"\($0.name)\" of \(place)") }
         default:
             return []
         }

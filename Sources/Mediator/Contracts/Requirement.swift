@@ -71,9 +71,10 @@ public struct ContractProblem: Sendable, Equatable, CustomStringConvertible {
         public static let typeMismatch = Kind(rawValue: "typeMismatch")
         /// A required action declares no params (or result) to compare with the requirement.
         public static let undeclared = Kind(rawValue: "undeclared")
-        /// An action's declared params contradict each other (a name twice, a default of the
-        /// wrong type, a required param with a default, bounds the wrong way round, an input
-        /// type whose declared params disagree with its conformance).
+        /// An action's declared params contradict each other (a default of the wrong type, a
+        /// required param with a default, bounds the wrong way round, an input type whose
+        /// declared params disagree with its conformance). A name declared twice is refused at
+        /// registration instead (``MediatorError/Code/duplicateParameter``).
         public static let contradictoryParameters = Kind(rawValue: "contradictoryParameters")
         /// A name breaks the naming rules (a requirement's target or action, a param's name, a
         /// key registered under another target).

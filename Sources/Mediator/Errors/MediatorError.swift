@@ -47,6 +47,10 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         public static let duplicateTarget = Code(rawValue: "duplicateTarget")
         /// An action name appears twice in one target.
         public static let duplicateAction = Code(rawValue: "duplicateAction")
+        /// An action declares a parameter name twice, or a declared object (in its params or its
+        /// result) a field name twice. Refused at registration: a call's params hold one value per
+        /// name, and the action's JSON Schema would repeat the property.
+        public static let duplicateParameter = Code(rawValue: "duplicateParameter")
         /// A target or action name is empty or contains characters that cannot be addressed.
         public static let invalidName = Code(rawValue: "invalidName")
         /// Actions were added to a target whose instances are of another type.
@@ -101,7 +105,7 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     public internal(set) var target: String?
     /// The action asked for: its short name when it was found, otherwise the text the caller gave.
     public internal(set) var action: String?
-    /// The parameter at fault, for ``Code/invalidParameter``.
+    /// The parameter at fault, for ``Code/invalidParameter`` and ``Code/duplicateParameter``.
     public let parameter: String?
     /// Names that would have been accepted: the registered targets for ``Code/targetNotFound``,
     /// the target's actions for ``Code/actionNotFound``. Sorted; at most the first 20, so an error
@@ -143,7 +147,7 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     ///   - code: the kind of failure; one of the ``Code`` constants, or a code of your own.
     ///   - target: the target asked for, if any.
     ///   - action: the action asked for, if any.
-    ///   - parameter: the parameter at fault, for ``Code/invalidParameter``.
+    ///   - parameter: the parameter at fault, for ``Code/invalidParameter`` or ``Code/duplicateParameter``.
     ///   - availableNames: names that would have been accepted (the first 20 are enough).
     ///   - omittedNameCount: how many accepted names exist beyond `availableNames`.
     ///   - suggestion: the closest accepted name, when the one asked for looks like a typo of it.

@@ -45,6 +45,23 @@ package func oneLine(_ text: String, limit: Int = 2_000) -> String {
     return line
 }
 
+/// `character` as a message names it: quoted and escaped as ``oneLine(_:limit:)`` escapes text,
+/// then, unless it is one printable ASCII character, its Unicode scalars: `"ï" (U+00EF)`,
+/// `"ï" (U+0069 U+0308)`. A whole `Character`, so a letter comes with its combining marks and an
+/// emoji sequence whole, never one byte or one scalar of it; the scalars tell look-alikes apart
+/// (KELVIN SIGN shows as "K") and name invisible ones. At most 8 scalars are listed.
+func describe(character: Character) -> String {
+    let text = describe(String(character), limit: 12)
+    let scalars = character.unicodeScalars
+    if scalars.count == 1, let scalar = scalars.first, scalar.value >= 0x20 && scalar.value < 0x7F { return text }
+    var codes = scalars.prefix(8).map { scalar in
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+    if scalars.count > 8 { codes.append("…") }
+    return text + " (" + codes.joined(separator: " ") + ")"
+}
+
 /// `text` as a JSON string literal, appended to `output`: quotes and backslashes escaped, and every
 /// scalar in ``Unicode/Scalar/isEscapedForTerminals`` (controls, bidi and invisible format
 /// characters, line separators) as a `\uXXXX` escape: the same value, and printed JSON cannot

@@ -73,7 +73,8 @@ struct TargetDefinition: Sendable {
         try add(actions)
     }
 
-    /// Adds `newActions`, refusing invalid names and any name already present.
+    /// Adds `newActions`, refusing invalid names, any name already present, and a contract that
+    /// declares a name twice.
     mutating func add<Instance: TargetInstance>(_ newActions: [Action<Instance>]) throws(MediatorError) {
         guard ObjectIdentifier(Instance.self) == instanceType else {
             throw MediatorError(
@@ -89,6 +90,11 @@ struct TargetDefinition: Sendable {
                 throw MediatorError(
                     .invalidName, target: name, action: action.name,
                     reason: "invalid action name \"\(action.name)\": \(problem)")
+            }
+            if let repeated = action.contract?.repeatedDeclaration {
+                throw MediatorError(
+                    .duplicateParameter, target: name, action: action.name, parameter: repeated.parameter,
+                    reason: "\(repeated.place) is declared twice; keep one")
             }
             let registered = RegisteredAction(
                 name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, run: ActionRun(action.body), contract: action.contract)
