@@ -63,6 +63,15 @@ enum RouteLoadTable: String, CaseIterable {
     var accepted: Bool { self != .grouped }
 }
 
+#if canImport(Glibc)
+/// glibc's `malloc_trim`, which Swift's Glibc module does not import (`malloc.h` is not in it):
+/// hands the pages of freed memory back to the system, so that resident memory counts what is
+/// still allocated rather than what the allocator keeps for later. `int malloc_trim(size_t)`: an
+/// integer argument and result, called the same way from Swift as from C.
+@_silgen_name("malloc_trim")
+private func mallocTrim(_ pad: Int) -> Int32
+#endif
+
 /// The largest resident memory of the process so far, in bytes.
 private func peakResidentBytes() -> Int {
     var usage = rusage()
@@ -100,10 +109,21 @@ func reportRouteLoad(_ table: RouteLoadTable) -> Int32 {
     }
     let seconds = (monotonicNanoseconds() - start) / 1e9
     let kept = (residentBytes() ?? before) - before
+    #if canImport(Glibc)
+    _ = mallocTrim(0)
+    let live: Int? = (residentBytes() ?? before) - before
+    #else
+    let live: Int? = nil
+    #endif
     let peak = peakResidentBytes() - peakBefore
+    // Counted after the memory is read: the listing allocates.
     let count = mediator.routes.count
     consume(mediator)
-    let perRoute = count > 0 ? ", \(kept / count) bytes per route" : ""
+    var perRoute = ""
+    if count > 0 {
+        perRoute = ", \(kept / count) bytes per route"
+        if let live { perRoute += "; \(live / 1_048_576) MiB, \(live / count) bytes per route once freed memory is returned" }
+    }
     print(
         "route load \(table.rawValue): \(outcome), \(count) routes, \(Int(seconds * 1000)) ms, kept \(kept / 1_048_576) MiB\(perRoute), peak +\(peak / 1_048_576) MiB (process peak \(peakResidentBytes() / 1_048_576) MiB; JSON \(json.utf8.count / 1024) KiB)"
     )

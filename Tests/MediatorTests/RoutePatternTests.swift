@@ -372,6 +372,32 @@ struct RouteDuplicateTests {
         #expect(trie.match(routeSegments("/a/b/c"))?.payload == "more")
     }
 
+    @Test("Routes whose shapes share a hash are told apart by their shapes")
+    func shapeHashCollision() throws {
+        var builder = RouteTrieBuilder<String>()
+        var patterns = try ["/a", "/b/:x", "/c(/d)"].map { try RoutePattern(parsing: $0) }
+        for index in patterns.indices { patterns[index].shapeHash = 7 }
+        for pattern in patterns { try builder.add(pattern, payload: pattern.text) }
+        #expect(builder.count == 3)
+        // A duplicate of the second is still found behind the first.
+        var duplicate = try RoutePattern(parsing: "/b/:y")
+        duplicate.shapeHash = 7
+        #expect(throws: RouteError(pattern: "/b/:y", problem: .duplicateRoute(existing: "/b/:x"))) {
+            try builder.add(duplicate, payload: "again")
+        }
+        // Removing the first leaves the others findable.
+        var first = try RoutePattern(parsing: "/a")
+        first.shapeHash = 7
+        #expect(builder.existing(first)?.pattern.text == "/a")
+        #expect(builder.remove(order: try #require(builder.existing(first)).order))
+        #expect(builder.existing(first) == nil)
+        #expect(builder.existing(patterns[1])?.pattern.text == "/b/:x")
+        #expect(builder.existing(patterns[2])?.pattern.text == "/c(/d)")
+        let trie = builder.build()
+        #expect(trie.match(routeSegments("/c/d"))?.payload == "/c(/d)")
+        #expect(trie.match(routeSegments("/a")) == nil)
+    }
+
     @Test("Replacing removes the old route and adds the new one last")
     func replacing() throws {
         var builder = RouteTrieBuilder<String>()

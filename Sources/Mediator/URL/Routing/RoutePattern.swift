@@ -66,8 +66,9 @@ struct RoutePattern: Sendable {
     /// are stored with their segments). What ``RouteTable/maximumSize`` caps.
     let size: Int
 
-    /// The hash of ``shape``, kept so that finding a route's duplicate costs one lookup.
-    let shapeHash: Int
+    /// The hash of ``shape``, kept so that finding a route's duplicate costs one lookup. (A
+    /// `var` so that tests can make two shapes collide.)
+    var shapeHash: Int
 
     /// The set of URLs this pattern matches, independent of parameter names: two patterns with
     /// equal shapes are duplicates (`/user/:id` and `/user/:uid`). A variant that a wildcard

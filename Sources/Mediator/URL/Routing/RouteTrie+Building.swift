@@ -6,7 +6,10 @@ extension RouteTrie {
     ///
     /// Builds the trie with nodes that own their children (easy to grow), then lays it out flat.
     init(routes: [Route]) {
+        // At most one node per segment of each variant, plus the root: reserved at once, so that
+        // the array never holds two copies of itself while it grows (the peak of a large table).
         var nodes = [GrowingNode()]
+        nodes.reserveCapacity(1 + routes.reduce(0) { $0 + $1.pattern.size })
         for (routeIndex, route) in routes.enumerated() {
             for (variantIndex, variant) in route.pattern.variants.enumerated() {
                 var current = 0
@@ -35,8 +38,12 @@ extension RouteTrie {
             }
             nodes[index].bestPriority = best
         }
-        var layout = FlatLayout()
-        for node in nodes { layout.append(node) }
+        var layout = FlatLayout(reservingFor: nodes)
+        for index in nodes.indices {
+            layout.append(nodes[index])
+            // Each node's own storage goes as soon as it is laid out.
+            nodes[index] = GrowingNode()
+        }
         self.table = routes
         self.nodes = layout.nodes
         self.edges = layout.edges
@@ -67,8 +74,33 @@ extension RouteTrie {
             let restStart: Int
         }
 
-        /// Literal children, by the segment's bytes.
-        var literals: [RouteLiteral: Int] = [:]
+        /// Literal children with the segment's bytes, in the order they were added.
+        var literals: [(literal: RouteLiteral, node: Int)] = []
+        /// The positions in ``literals`` by literal, once there are more than
+        /// ``indexedLiteralCount`` (most nodes have one or two literal children: a dictionary
+        /// each would be most of a large table's memory while its trie is built).
+        var literalIndex: [RouteLiteral: Int]?
+        /// The most literal children a node searches one by one.
+        static var indexedLiteralCount: Int { 8 }
+
+        /// The literal child for `literal`, if any.
+        func literalChild(_ literal: RouteLiteral) -> Int? {
+            if let literalIndex { return literalIndex[literal].map { literals[$0].node } }
+            return literals.first { $0.literal == literal }?.node
+        }
+
+        /// Adds a literal child.
+        mutating func addLiteral(_ literal: RouteLiteral, node: Int) {
+            literals.append((literal, node))
+            if literalIndex != nil {
+                literalIndex?[literal] = literals.count - 1
+            } else if literals.count > Self.indexedLiteralCount {
+                var index: [RouteLiteral: Int] = [:]
+                index.reserveCapacity(literals.count)
+                for (position, entry) in literals.enumerated() { index[entry.literal] = position }
+                literalIndex = index
+            }
+        }
         /// Typed placeholder children, in the order of ``RoutePlaceholderType/allCases``.
         var typed: [TypedEdge] = []
         /// The untyped placeholder child.
@@ -83,7 +115,7 @@ extension RouteTrie {
 
         /// Every child's index.
         var children: [Int] {
-            Array(literals.values) + typed.map(\.node) + [parameter, wildcard].compactMap { $0 }
+            literals.map(\.node) + typed.map(\.node) + [parameter, wildcard].compactMap { $0 }
         }
 
         /// The child of `parent` for `segment`, created if needed.
@@ -91,8 +123,9 @@ extension RouteTrie {
             let created = nodes.count
             switch segment {
             case .literal(let text):
-                if let existing = nodes[parent].literals[RouteLiteral(text)] { return existing }
-                nodes[parent].literals[RouteLiteral(text)] = created
+                let literal = RouteLiteral(text)
+                if let existing = nodes[parent].literalChild(literal) { return existing }
+                nodes[parent].addLiteral(literal, node: created)
             case .parameter(_, nil):
                 if let existing = nodes[parent].parameter { return existing }
                 nodes[parent].parameter = created
@@ -121,6 +154,37 @@ extension RouteTrie {
         var captureNames: [String] = []
         var captureSegments: [Int] = []
 
+        /// An empty layout with room for `nodes` (each array allocated once, at its final size,
+        /// except the captures').
+        init(reservingFor nodes: [GrowingNode]) {
+            var literalCount = 0
+            var literalBytes = 0
+            var slotCount = 0
+            var typedCount = 0
+            var terminalCount = 0
+            for node in nodes {
+                literalCount += node.literals.count
+                for entry in node.literals { literalBytes += entry.literal.text.utf8.count }
+                if node.literals.count > RouteTrie.linearLiteralCount { slotCount += Self.slotCount(for: node.literals.count) }
+                typedCount += node.typed.count
+                if !node.terminals.isEmpty { terminalCount += 1 }
+            }
+            self.nodes.reserveCapacity(nodes.count)
+            edges.reserveCapacity(literalCount)
+            bytes.reserveCapacity(literalBytes)
+            slots.reserveCapacity(slotCount)
+            typedEdges.reserveCapacity(typedCount)
+            terminals.reserveCapacity(terminalCount)
+        }
+
+        /// The size of the hash table of a node with `literalCount` literal children: at most
+        /// half full, so that a miss ends after a few probes.
+        static func slotCount(for literalCount: Int) -> Int {
+            var size = 1
+            while size < 2 * literalCount { size *= 2 }
+            return size
+        }
+
         /// Lays out `node` as the next node.
         mutating func append(_ node: GrowingNode) {
             var flat = Node(
@@ -132,9 +196,7 @@ extension RouteTrie {
                 bytes += text
             }
             if node.literals.count > RouteTrie.linearLiteralCount {
-                // At most half full, so that a miss ends after a few probes.
-                var size = 1
-                while size < 2 * node.literals.count { size *= 2 }
+                let size = Self.slotCount(for: node.literals.count)
                 flat.slotStart = slots.count
                 flat.slotMask = size - 1
                 slots.append(contentsOf: repeatElement(-1, count: size))

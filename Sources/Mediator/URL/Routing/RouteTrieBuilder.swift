@@ -11,8 +11,11 @@
 struct RouteTrieBuilder<Payload: Sendable> {
     /// The routes, by registration order.
     private var routes: [Int: RouteTrie<Payload>.Route] = [:]
-    /// The registration orders of the routes with each shape hash (nearly always one).
-    private var byShape: [Int: [Int]] = [:]
+    /// The registration order of the first route with each shape hash still here.
+    private var byShape: [Int: Int] = [:]
+    /// The registration orders of the other routes whose shape hash is taken (a hash collision
+    /// between different shapes: nearly never).
+    private var sharingShapeHash: [Int: [Int]] = [:]
     /// The order the next route gets.
     private var nextOrder = 0
     /// The ``RoutePattern/size`` of the routes, summed.
@@ -30,9 +33,10 @@ struct RouteTrieBuilder<Payload: Sendable> {
 
     /// The route that matches exactly the URLs of `pattern`, if any.
     func existing(_ pattern: RoutePattern) -> RouteTrie<Payload>.Route? {
-        guard let orders = byShape[pattern.shapeHash] else { return nil }
+        guard let first = byShape[pattern.shapeHash] else { return nil }
         let shape = pattern.shape
-        for order in orders {
+        if let route = routes[first], route.pattern.shape == shape { return route }
+        for order in sharingShapeHash[pattern.shapeHash] ?? [] {
             if let route = routes[order], route.pattern.shape == shape { return route }
         }
         return nil
@@ -49,7 +53,11 @@ struct RouteTrieBuilder<Payload: Sendable> {
         let order = nextOrder
         nextOrder += 1
         routes[order] = RouteTrie<Payload>.Route(pattern: parsed, payload: payload, priority: priority, order: order)
-        byShape[parsed.shapeHash, default: []].append(order)
+        if byShape[parsed.shapeHash] == nil {
+            byShape[parsed.shapeHash] = order
+        } else {
+            sharingShapeHash[parsed.shapeHash, default: []].append(order)
+        }
         size += parsed.size
         return order
     }
@@ -77,8 +85,14 @@ struct RouteTrieBuilder<Payload: Sendable> {
     private mutating func remove(_ route: RouteTrie<Payload>.Route) {
         let hash = route.pattern.shapeHash
         routes[route.order] = nil
-        byShape[hash]?.removeAll { $0 == route.order }
-        if byShape[hash]?.isEmpty == true { byShape[hash] = nil }
+        if byShape[hash] == route.order {
+            // The next route with this hash, if any, takes its place.
+            byShape[hash] = sharingShapeHash[hash]?.first
+            sharingShapeHash[hash]?.removeFirst()
+        } else {
+            sharingShapeHash[hash]?.removeAll { $0 == route.order }
+        }
+        if sharingShapeHash[hash]?.isEmpty == true { sharingShapeHash[hash] = nil }
         size -= route.pattern.size
     }
 
