@@ -220,6 +220,31 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     ])
             }, start: { _ = try $0.call(url: "app://loop/1") }),
         NestingPath(
+            name: "typed keys",
+            setUp: { mediator, probe in
+                let key = ActionKey<Int, Int>(target: "Keyed", action: "down")
+                try mediator.register(
+                    target: "Keyed",
+                    actions: [
+                        Action(key) { mediator, n in
+                            probe.record()
+                            return try mediator.call(key, n - 1) + 1
+                        }
+                    ])
+            }, start: { _ = try $0.call(ActionKey<Int, Int>(target: "Keyed", action: "down"), 1_000) }),
+        NestingPath(
+            name: "traced calls",
+            setUp: { mediator, probe in
+                try mediator.register(
+                    target: "Traced",
+                    actions: [
+                        Action("down") { mediator, params in
+                            probe.record()
+                            return try mediator.traceCall(target: "Traced", action: "down", params: params).result.get()
+                        }
+                    ])
+            }, start: { _ = try $0.traceCall(target: "Traced", action: "down").result.get() }),
+        NestingPath(
             name: "URLs that degrade",
             setUp: { mediator, probe in
                 var table = RedirectTable()
