@@ -44,8 +44,9 @@ public final class Mediator: Sendable {
     /// the process. The default, 32, is far deeper than any sane chain of modules and fits the
     /// smallest stacks apps run on (512 KiB, a background thread on iOS): in a debug build 32
     /// levels take at most about 350 KiB of stack, whatever the path (tested on every path in a
-    /// 512 KiB thread). A call that a redirect moves or that degrades counts one level more: its
-    /// later stop runs on top of the first's frames. Raise it only for threads with larger stacks.
+    /// 512 KiB thread). A call that a redirect moves or that degrades runs its later stop one
+    /// level deeper (on top of the first's frames; the stop itself may go one past the limit, the
+    /// calls its action makes may not). Raise it only for threads with larger stacks.
     public let maximumCallDepth: Int
 
     /// The default ``maximumCallDepth``: 32.

@@ -18,6 +18,11 @@ import Android
 enum RouteLoadTable: String, CaseIterable {
     /// 100,000 plain routes (`/1f/items/:id`), the most a JSON table may hold: accepted.
     case plain
+    /// 100,000 routes of four segments (`/1f/items/:id/:tab`): the most routes a table holds, with
+    /// the most segments the size limit leaves them. Accepted.
+    case plainAtLimit
+    /// 100,000 routes `/a/:id`, each for a scheme of its own (`s1f`): a trie per scheme. Accepted.
+    case manySchemes
     /// 100,000 routes of six optional groups each (`/1f(/a)(/b)(/c)(/d)(/e)(/f)`, 64 variants):
     /// inside the per-table limits, far over the size limit: refused, before most are expanded.
     case grouped
@@ -30,13 +35,19 @@ enum RouteLoadTable: String, CaseIterable {
     /// The table's JSON text.
     var json: String {
         var text = "["
-        func append(_ number: Int, _ pattern: String) {
+        func append(_ number: Int, _ pattern: String, scheme: String? = nil) {
             if number > 0 { text += "," }
-            text += "{\"pattern\":\"" + pattern + "\",\"target\":\"Echo\",\"action\":\"echo\"}"
+            text += "{\"pattern\":\"" + pattern + "\",\"target\":\"Echo\",\"action\":\"echo\""
+            if let scheme { text += ",\"scheme\":\"" + scheme + "\"" }
+            text += "}"
         }
         switch self {
         case .plain:
             for number in 0..<100_000 { append(number, "/" + String(number, radix: 16) + "/items/:id") }
+        case .plainAtLimit:
+            for number in 0..<100_000 { append(number, "/" + String(number, radix: 16) + "/items/:id/:tab") }
+        case .manySchemes:
+            for number in 0..<100_000 { append(number, "/a/:id", scheme: "s" + String(number, radix: 16)) }
         case .grouped:
             for number in 0..<100_000 { append(number, "/" + String(number, radix: 16) + "(/a)(/b)(/c)(/d)(/e)(/f)") }
         case .groupedAtLimit:
@@ -54,6 +65,8 @@ enum RouteLoadTable: String, CaseIterable {
     var url: String {
         switch self {
         case .plain: return "app://1f/items/3"
+        case .plainAtLimit: return "app://1f/items/3/posts"
+        case .manySchemes: return "s1f://a/3"
         case .grouped, .groupedAtLimit: return "app://1f/a/c/f"
         case .longAtLimit: return "app://" + (0..<64).map { "1fs" + String($0) }.joined(separator: "/")
         }

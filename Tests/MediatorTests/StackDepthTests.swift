@@ -297,6 +297,44 @@ struct StackDepthTests {
     }
 }
 
+@Suite("Faults: the depth limit across redirects and degradations")
+struct RedirectDepthTests {
+    @Test(
+        "A call at the depth limit may still be redirected",
+        .bug(id: "redirect-depth", "the later stop was checked against the limit the call had already used"))
+    func redirectAtTheLimit() throws {
+        let mediator = Mediator(maximumCallDepth: 1)
+        try mediator.register(target: "New", actions: [Action("go") { _, _ in "new" }])
+        var table = RedirectTable()
+        try table.redirect("Old/go", to: "New/go")
+        mediator.setRedirects(table)
+        #expect(try mediator.call(target: "Old", action: "go", as: String.self) == "new")
+    }
+
+    @Test("A call at the depth limit may still degrade")
+    func degradeAtTheLimit() throws {
+        let mediator = Mediator(maximumCallDepth: 1)
+        try mediator.register(target: "Fallback", actions: [Action("down") { _, _ in "fallback" }])
+        var table = RedirectTable()
+        try table.degrade("Gone", to: "Fallback/down")
+        mediator.setRedirects(table)
+        #expect(try mediator.call(target: "Gone", action: "x", as: String.self) == "fallback")
+    }
+
+    @Test("The action a redirect reaches makes its calls one level deeper")
+    func nestedCallsAfterARedirect() throws {
+        let mediator = Mediator(maximumCallDepth: 2)
+        try mediator.register(target: "Leaf", actions: [Action("x") { _, _ in "leaf" }])
+        try mediator.register(target: "New", actions: [Action("go") { mediator, _ in try mediator.call(target: "Leaf", action: "x") }])
+        var table = RedirectTable()
+        try table.redirect("Old/go", to: "New/go")
+        mediator.setRedirects(table)
+        // Unredirected, New/go (1) calls Leaf/x (2); redirected, Leaf/x would be 3.
+        #expect(try mediator.call(target: "New", action: "go", as: String.self) == "leaf")
+        #expect(throws: MediatorError.self) { try mediator.call(target: "Old", action: "go") }
+    }
+}
+
 /// An observer that watches and does nothing, so that calls take the observed path.
 private struct QuietObserver: CallObserver {
     func callDidFinish(_ record: CallRecord) {}

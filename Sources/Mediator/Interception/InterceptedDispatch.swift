@@ -242,9 +242,10 @@ extension Mediator {
     /// degradation's fallback inside the failed call's end, a redirected call inside the
     /// pipeline that moved it), so a recursion through redirects or degradations takes about
     /// twice the stack of a plain one per call, and the depth limit must see that to keep
-    /// bounding the stack.
+    /// bounding the stack. The later stop itself may go one past the limit (a call at the limit
+    /// may still be redirected or degrade); the calls its action makes may not.
     private func route(_ call: inout InterceptedCall) -> Outcome {
-        guard let saved = CallDepth.enter(limit: maximumCallDepth) else {
+        guard let saved = CallDepth.enter(limit: maximumCallDepth + 1) else {
             return .failed(callDepthExceededError(target: call.request.target, action: call.request.action))
         }
         defer { CallDepth.restore(saved) }

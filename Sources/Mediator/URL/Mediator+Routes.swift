@@ -149,8 +149,8 @@ extension Mediator {
 
     /// Removes every route.
     public func removeAllRoutes() {
-        var old = RouteTable()
-        state.withLock { registry in swap(&old, &registry.routes) }
+        // The old routes are released here, outside the lock.
+        let old = state.withLock { registry in registry.routes.removeAll() }
         _ = old
     }
 
@@ -236,7 +236,12 @@ extension Mediator {
         let (count, current) = state.withReadLock { registry in (registry.routes.count, registry.routes.snapshot) }
         if count == 0 { return nil }
         if let current { return current }
-        return state.withLock { registry in registry.routes.count == 0 ? nil : registry.routes.built() }
+        // Built outside the lock (seconds for a table at its size limit, during which every call
+        // would wait): from the builders as they are now, installed only if nothing changed.
+        let (builders, generation) = state.withReadLock { registry in (registry.routes.builders, registry.routes.generation) }
+        if builders.isEmpty { return nil }
+        let made = RouteSnapshot(tries: builders.mapValues { $0.build() })
+        return state.withLock { registry in registry.routes.install(made, builtAt: generation) }
     }
 
     /// A route with its names made canonical, its scheme checked and its pattern parsed, or the

@@ -16,6 +16,8 @@ struct RouteError: Error, Equatable, CustomStringConvertible {
         case tooManyVariants(count: Int)
         /// More than ``RoutePattern/maximumSegments`` segments in a variant.
         case tooManySegments(count: Int)
+        /// More than ``RoutePattern/maximumLength`` bytes.
+        case tooLong(bytes: Int)
         /// `//` in a variant (shown after expansion, which is where it may appear).
         case emptySegment(variant: String)
         /// `*` before the last segment.
@@ -57,6 +59,7 @@ struct RouteError: Error, Equatable, CustomStringConvertible {
         case .tooManyGroups(let count): return "\(count) optional groups (at most \(RoutePattern.maximumGroups))"
         case .tooManyVariants(let count): return "expands into \(count) variants (at most \(RoutePattern.maximumVariants))"
         case .tooManySegments(let count): return "\(count) segments (at most \(RoutePattern.maximumSegments))"
+        case .tooLong(let bytes): return "\(bytes) bytes long (at most \(RoutePattern.maximumLength))"
         case .emptySegment(let variant): return "empty segment in \"\(oneLine(variant, limit: 200))\""
         case .wildcardNotLast: return "\"*\" must be the last segment"
         case .wildcardMixedWithText(let segment):

@@ -14,6 +14,10 @@ enum GroupParser {
     /// ``RoutePattern/maximumGroups`` groups as soon as one more opens (so that the nesting, and
     /// the recursion over it here and when the items are freed, never goes deeper than that).
     static func parse(_ bytes: [UInt8], fail: (RouteError.Problem) -> RouteError) throws -> [Item] {
+        // Most patterns have no groups: one run of text.
+        if !bytes.contains(where: { $0 == UInt8(ascii: "(") || $0 == UInt8(ascii: ")") }) {
+            return bytes.isEmpty ? [] : [.text(bytes)]
+        }
         var stack: [[Item]] = [[]]
         var opened = 0
         var text: [UInt8] = []

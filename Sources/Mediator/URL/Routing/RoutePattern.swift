@@ -27,6 +27,9 @@ struct RoutePattern: Sendable {
     /// At most this many segments in a variant; the matcher refuses longer paths anyway
     /// (``RouteTrie/maximumSegments``), so a longer pattern could never match.
     static let maximumSegments = 64
+    /// At most this many UTF-8 bytes in a pattern: each variant copies its text, so a long
+    /// pattern with groups would cost 64 times its length before any other limit could see it.
+    static let maximumLength = 4_096
 
     /// The pattern as registered, shown in matches, listings and errors.
     let text: String
@@ -39,6 +42,7 @@ struct RoutePattern: Sendable {
     init(parsing text: String) throws {
         self.text = text
         let fail = { (problem: RouteError.Problem) in RouteError(pattern: text, problem: problem) }
+        if text.utf8.count > Self.maximumLength { throw fail(.tooLong(bytes: text.utf8.count)) }
         let items = try GroupParser.parse(Array(text.utf8), fail: fail)
         let groupCount = GroupParser.groupCount(items)
         if groupCount > Self.maximumGroups { throw fail(.tooManyGroups(count: groupCount)) }
@@ -47,23 +51,28 @@ struct RoutePattern: Sendable {
         var variants: [RouteVariant] = []
         let expanded = GroupParser.expand(items)
         var seen = Set<[UInt8]>()
+        var size = 0
         for bytes in expanded {
-            let variant = try RouteVariant(parsing: String(decoding: bytes, as: UTF8.self), fail: fail)
+            let variant = try RouteVariant(parsing: bytes, fail: fail)
             // `/a(/)` or `/a(/b)(/b)` spell the same variant twice: keep the first. Variants that
             // differ only in names (`/user/:id`, `/user/:tab`) are both kept: both are listed.
             // (A pattern without groups has one variant: nothing to compare.)
-            if expanded.count == 1 || seen.insert(Array(variant.description.utf8)).inserted { variants.append(variant) }
+            if expanded.count == 1 || seen.insert(Array(variant.description.utf8)).inserted {
+                variants.append(variant)
+                size += max(1, variant.segments.count) + bytes.count / 32
+            }
         }
         self.variants = variants
-        size = variants.reduce(0) { $0 + max(1, $1.segments.count) }
+        self.size = size
         var hasher = Hasher()
         hasher.combine(Self.shape(of: variants))
         shapeHash = hasher.finalize()
     }
 
-    /// The room the pattern takes in a route table, in segments: each variant's, at least one
-    /// per variant (the trie has at most one node per segment of each variant, and the variants
-    /// are stored with their segments). What ``RouteTable/maximumSize`` caps.
+    /// The room the pattern takes in a route table: for each variant, one unit per segment (at
+    /// least one) and one per 32 bytes of its text. The trie has at most one node per segment of
+    /// each variant, and the variants are stored with their segments and text; what
+    /// ``RouteTable/maximumSize`` caps.
     let size: Int
 
     /// The hash of ``shape``, kept so that finding a route's duplicate costs one lookup. (A
@@ -140,26 +149,29 @@ struct RouteVariant: Sendable, CustomStringConvertible {
     }
 
     /// Parses one variant (a pattern with its groups already expanded).
-    fileprivate init(parsing text: String, fail: (RouteError.Problem) -> RouteError) throws {
+    fileprivate init(parsing text: [UInt8], fail: (RouteError.Problem) -> RouteError) throws {
         // Split on the byte `/`, as paths are: by `Character`, a `/` followed by a combining mark
         // (`/user/\u{30D}`) would be one character and not end a segment.
-        var body = Array(text.utf8)[...]
+        var body = text[...]
         if body.first == UInt8(ascii: "/") { body = body.dropFirst() }
         // One trailing `/` is dropped, as callers drop one from paths; `//` stays an empty segment.
         if body.count > 1, body.last == UInt8(ascii: "/") { body = body.dropLast() }
         var segments: [Segment] = []
-        var names = Set<String>()
+        // At most 64 segments: a list is searched faster than a set is built.
+        var names: [String] = []
         if !body.isEmpty {
-            let pieces = body.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Substring(String(decoding: $0, as: UTF8.self)) }
+            let pieces = body.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             if pieces.count > RoutePattern.maximumSegments { throw fail(.tooManySegments(count: pieces.count)) }
+            segments.reserveCapacity(pieces.count)
             for (index, piece) in pieces.enumerated() {
-                if piece.isEmpty { throw fail(.emptySegment(variant: text)) }
+                if piece.isEmpty { throw fail(.emptySegment(variant: String(decoding: text, as: UTF8.self))) }
                 let segment = try Self.segment(piece, fail: fail)
                 switch segment {
                 case .wildcard where index != pieces.count - 1:
                     throw fail(.wildcardNotLast)
                 case .parameter(let name, _):
-                    if !names.insert(name).inserted { throw fail(.duplicateParameter(name: name)) }
+                    if names.contains(name) { throw fail(.duplicateParameter(name: name)) }
+                    names.append(name)
                 default: break
                 }
                 segments.append(segment)
@@ -169,13 +181,16 @@ struct RouteVariant: Sendable, CustomStringConvertible {
     }
 
     /// Parses one non-empty segment.
-    private static func segment(_ piece: Substring, fail: (RouteError.Problem) -> RouteError) throws -> Segment {
-        let bytes = Array(piece.utf8)
+    private static func segment(_ bytes: ArraySlice<UInt8>, fail: (RouteError.Problem) -> RouteError) throws -> Segment {
+        let piece = String(decoding: bytes, as: UTF8.self)
+        // A literal, the usual segment, without a copy of its bytes.
+        if !bytes.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "*") }) { return .literal(piece) }
+        let bytes = Array(bytes)
         if bytes == [UInt8(ascii: "*")] { return .wildcard }
         if bytes.contains(UInt8(ascii: "*")) { throw fail(.wildcardMixedWithText(segment: String(piece))) }
         guard bytes.first == UInt8(ascii: ":") else {
             if bytes.contains(UInt8(ascii: ":")) { throw fail(.placeholderMixedWithText(segment: String(piece))) }
-            return .literal(String(piece))
+            return .literal(piece)
         }
         var end = 1
         while end < bytes.count, isNameByte(bytes[end]) { end += 1 }

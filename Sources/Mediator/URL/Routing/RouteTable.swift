@@ -1,9 +1,11 @@
 /// One route as it was added to a ``RouteTable``: removing it by its key parses nothing, and
-/// removes nothing if that route was removed or replaced since (another route never takes its key).
+/// removes nothing if that route was removed or replaced since. Orders come from one counter per
+/// table that nothing resets (``RouteTable/removeAll()`` carries it over), so another route never
+/// takes a key.
 package struct RouteKey: Sendable {
     /// The scheme's key in the table.
     let schemeKey: String
-    /// The route's registration order in that scheme's builder.
+    /// The route's registration order.
     let order: Int
 }
 
@@ -27,6 +29,13 @@ struct RouteTable {
     private(set) var snapshot: RouteSnapshot?
     /// How many routes there are, over all schemes.
     private(set) var count = 0
+    /// The room the routes take (see ``maximumSize``), over all schemes.
+    private(set) var size = 0
+    /// Counts the changes: a snapshot built from the builders of one generation is installed
+    /// only if the table is still at that generation.
+    private(set) var generation = 0
+    /// The registration order the next route gets, in whichever scheme.
+    private var nextOrder = 0
 
     /// A route ready to add: names canonical, scheme lowercased (or ``anyScheme``), pattern parsed.
     struct Entry {
@@ -36,20 +45,24 @@ struct RouteTable {
         let pattern: RoutePattern
     }
 
-    /// The most room the routes of one mediator may take, in segments (``RoutePattern/size``:
-    /// each variant's segments, at least one per variant, summed over the routes of every scheme).
-    /// It bounds what a table costs to store and to build into tries: see the README's route table
-    /// limits for what this much costs.
+    /// The most room the routes of one mediator may take (``RoutePattern/size``: each variant's
+    /// segments, at least one per variant, plus one for every 32 bytes of its text, summed over the
+    /// routes of every scheme). It bounds what the routes cost to store and to build into tries,
+    /// whatever their shape: the DocC article DeepLinkRoutes has the measured costs.
     static let maximumSize = 400_000
 
     /// The error that refuses adding `entries` (in order, after the routes already here), or
     /// `nil`: a route that matches exactly the URLs of one already here (unless `replacing`) or of
     /// an earlier entry for the same scheme, with that entry's index; or routes that would take
-    /// more than ``maximumSize`` (with the index of the first entry past it). Nothing is changed.
+    /// more than ``maximumSize`` once all are added (and those they replace removed), with the
+    /// index of the first entry at which the sum passes it. Nothing is changed.
     func refusal(of entries: [Entry], replacing: Bool) -> (index: Int, error: MediatorError)? {
         // The entries of each scheme by shape hash, compared shape to shape when a hash repeats.
         var seen: [String: [Int: [Int]]] = [:]
         var size = self.size
+        // Where the sum first passed the limit: only the sum after the whole batch decides, so
+        // that the order of a batch that replaces routes does not.
+        var firstPast: (index: Int, size: Int)?
         for (index, entry) in entries.enumerated() {
             var existing: String?
             for earlier in seen[entry.schemeKey]?[entry.pattern.shapeHash] ?? [] where entries[earlier].pattern.shape == entry.pattern.shape {
@@ -68,43 +81,42 @@ struct RouteTable {
             }
             seen[entry.schemeKey, default: [:]][entry.pattern.shapeHash, default: []].append(index)
             size += entry.pattern.size
-            if size > Self.maximumSize {
-                return (index, Self.tooLarge(entry.route, size: size))
-            }
+            if size > Self.maximumSize, firstPast == nil { firstPast = (index, size) }
+        }
+        if size > Self.maximumSize, let firstPast {
+            return (firstPast.index, Self.tooLarge(entries[firstPast.index].route, size: size))
         }
         return nil
     }
 
-    /// The error for routes that would take more than ``maximumSize``, found at `route`.
+    /// The error for routes that would take `size`, more than ``maximumSize``, found at `route`.
     static func tooLarge(_ route: URLRoute, size: Int) -> MediatorError {
         MediatorError(
             .invalidRoute,
             reason:
-                "route \"\(oneLine(route.pattern, limit: 200))\": the routes would take \(size) segments or more (each variant's segments, optional groups expanded), over the limit of \(maximumSize) for one mediator"
+                "route \"\(oneLine(route.pattern, limit: 200))\": the routes would take \(size) units of room or more (a unit per segment of each variant, optional groups expanded, and per 32 bytes of its text), over the limit of \(maximumSize) for one mediator"
         )
     }
 
-    /// The room the routes take, in segments (see ``maximumSize``).
-    var size: Int { builders.values.reduce(0) { $0 + $1.size } }
-
     /// Adds `entries`, which ``refusal(of:replacing:)`` accepted, in place: each scheme's builder
     /// is taken out of the table while it changes, so that it is not copied (adding routes one by
-    /// one stays linear).
-    /// Returns a key for each route added, for ``remove(_:)``.
+    /// one stays linear). Returns a key for each route added, for ``remove(_:)``.
     @discardableResult
     mutating func add(_ entries: [Entry], replacing: Bool) -> [RouteKey] {
         var keys: [RouteKey] = []
         keys.reserveCapacity(entries.count)
         for entry in entries {
             var builder = builders.removeValue(forKey: entry.schemeKey) ?? RouteTrieBuilder()
-            let before = builder.count
-            if let order = try? builder.add(entry.pattern, payload: entry.destination, priority: entry.route.priority, replacing: replacing) {
+            let before = (count: builder.count, size: builder.size)
+            if let order = try? builder.add(entry.pattern, payload: entry.destination, priority: entry.route.priority, replacing: replacing, order: nextOrder) {
                 keys.append(RouteKey(schemeKey: entry.schemeKey, order: order))
+                nextOrder += 1
             }
-            count += builder.count - before
+            count += builder.count - before.count
+            size += builder.size - before.size
             builders[entry.schemeKey] = builder
         }
-        snapshot = nil
+        changed()
         return keys
     }
 
@@ -114,12 +126,31 @@ struct RouteTable {
         var removed = 0
         for key in keys {
             guard var builder = builders.removeValue(forKey: key.schemeKey) else { continue }
+            let before = builder.size
             if builder.remove(order: key.order) { removed += 1 }
+            size -= before - builder.size
             if builder.count > 0 { builders[key.schemeKey] = builder }
         }
         count -= removed
-        if removed > 0 { snapshot = nil }
+        if removed > 0 { changed() }
         return removed
+    }
+
+    /// Removes every route, keeping the counter of registration orders (so that no key handed
+    /// out before matches a route added after); returns the table as it was, to be released by
+    /// the caller outside its lock.
+    mutating func removeAll() -> RouteTable {
+        var emptied = RouteTable()
+        emptied.nextOrder = nextOrder
+        emptied.generation = generation + 1
+        swap(&self, &emptied)
+        return emptied
+    }
+
+    /// Marks a change: the snapshot is stale.
+    private mutating func changed() {
+        snapshot = nil
+        generation &+= 1
     }
 
     /// The `MediatorError` for a pattern the engine refused.
@@ -135,19 +166,22 @@ struct RouteTable {
     /// when there is none (or the pattern is malformed, so that no route can have it).
     mutating func remove(_ pattern: String, schemeKey: String) -> Bool {
         guard var builder = builders.removeValue(forKey: schemeKey) else { return false }
+        let before = builder.size
         let removed = builder.remove(pattern)
+        size -= before - builder.size
         if builder.count > 0 { builders[schemeKey] = builder }
         guard removed else { return false }
         count -= 1
-        snapshot = nil
+        changed()
         return true
     }
 
-    /// The tries of the routes as they are now, built if a change made them stale.
-    mutating func built() -> RouteSnapshot {
+    /// Installs `made`, built from the builders of `generation`, unless the table changed since
+    /// or a snapshot is already there; returns the snapshot the table has then (or `made`, which
+    /// stays right for the match it was built for).
+    mutating func install(_ made: RouteSnapshot, builtAt generation: Int) -> RouteSnapshot {
         if let snapshot { return snapshot }
-        let made = RouteSnapshot(tries: builders.mapValues { $0.build() })
-        snapshot = made
+        if generation == self.generation { snapshot = made }
         return made
     }
 }

@@ -43,15 +43,17 @@ struct RouteTrieBuilder<Payload: Sendable> {
     }
 
     /// ``add(_:payload:priority:replacing:)`` for a pattern already parsed; returns the route's
-    /// registration order, which ``remove(order:)`` takes.
+    /// registration order, which ``remove(order:)`` takes: `order` when given (larger than any
+    /// given before: a table numbers the routes of all its schemes with one counter), else the
+    /// builder's next.
     @discardableResult
-    mutating func add(_ parsed: RoutePattern, payload: Payload, priority: Int = 0, replacing: Bool = false) throws -> Int {
+    mutating func add(_ parsed: RoutePattern, payload: Payload, priority: Int = 0, replacing: Bool = false, order given: Int? = nil) throws -> Int {
         if let old = existing(parsed) {
             guard replacing else { throw RouteError(pattern: parsed.text, problem: .duplicateRoute(existing: old.pattern.text)) }
             remove(old)
         }
-        let order = nextOrder
-        nextOrder += 1
+        let order = given ?? nextOrder
+        nextOrder = order + 1
         routes[order] = RouteTrie<Payload>.Route(pattern: parsed, payload: payload, priority: priority, order: order)
         if byShape[parsed.shapeHash] == nil {
             byShape[parsed.shapeHash] = order
