@@ -53,7 +53,8 @@ enum RouteLoadTable: String, CaseIterable {
         case .groupedAtLimit:
             for number in 0..<(400_000 / 256) { append(number, "/" + String(number, radix: 16) + "(/a)(/b)(/c)(/d)(/e)(/f)") }
         case .longAtLimit:
-            for number in 0..<(400_000 / 64) {
+            // 64 segments and at most 512 bytes a route: 80 units of room.
+            for number in 0..<(400_000 / 80) {
                 let prefix = String(number, radix: 16)
                 append(number, (0..<64).map { "/" + prefix + "s" + String($0) }.joined())
             }

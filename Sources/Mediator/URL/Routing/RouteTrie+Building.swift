@@ -31,11 +31,18 @@ extension RouteTrie {
         }
         // Children come after their parents, so one backward pass sees every child first.
         for index in nodes.indices.reversed() {
-            nodes[index].terminals.sort { ($0.priority, -$0.order, -$0.variant) > ($1.priority, -$1.order, -$1.variant) }
-            var best = nodes[index].terminals.first?.priority
-            for child in nodes[index].children {
-                if let priority = nodes[child].bestPriority, best.map({ priority > $0 }) ?? true { best = priority }
+            if nodes[index].terminals.count > 1 {
+                nodes[index].terminals.sort { ($0.priority, -$0.order, -$0.variant) > ($1.priority, -$1.order, -$1.variant) }
             }
+            var best = nodes[index].terminals.first?.priority
+            // The children read in place, without a list of them per node.
+            func consider(_ child: Int?) {
+                if let child, let priority = nodes[child].bestPriority, best.map({ priority > $0 }) ?? true { best = priority }
+            }
+            for position in nodes[index].literals.indices { consider(nodes[index].literals[position].node) }
+            for position in nodes[index].typed.indices { consider(nodes[index].typed[position].node) }
+            consider(nodes[index].parameter)
+            consider(nodes[index].wildcard)
             nodes[index].bestPriority = best
         }
         var layout = FlatLayout(reservingFor: nodes)
@@ -112,11 +119,6 @@ extension RouteTrie {
         var terminals: [Terminal] = []
         /// The highest priority of a terminal in this node's subtree.
         var bestPriority: Int?
-
-        /// Every child's index.
-        var children: [Int] {
-            literals.map(\.node) + typed.map(\.node) + [parameter, wildcard].compactMap { $0 }
-        }
 
         /// The child of `parent` for `segment`, created if needed.
         static func child(of parent: Int, for segment: RouteVariant.Segment, in nodes: inout [GrowingNode]) -> Int {
