@@ -30,6 +30,9 @@ public final class Mediator: Sendable {
     public static let shared = Mediator()
 
     let state = ReadWriteLock(Registry())
+    /// Held while the route tries are built after a change (outside ``state``'s lock, so that
+    /// calls go on), so that one thread builds them and the others wait for its result.
+    let routeBuild = ReadWriteLock(())
 
     /// 1 while the registry holds interceptors, observers or redirects, else 0: set with them under
     /// the lock, read without it by resolved handles, whose calls otherwise take no lock.
@@ -45,8 +48,8 @@ public final class Mediator: Sendable {
     /// smallest stacks apps run on (512 KiB, a background thread on iOS): in a debug build 32
     /// levels take at most about 350 KiB of stack, whatever the path (tested on every path in a
     /// 512 KiB thread). A call that a redirect moves or that degrades runs its later stop one
-    /// level deeper (on top of the first's frames; the stop itself may go one past the limit, the
-    /// calls its action makes may not). Raise it only for threads with larger stacks.
+    /// level deeper, on top of the first's frames, unless it is already at the limit. Raise it
+    /// only for threads with larger stacks.
     public let maximumCallDepth: Int
 
     /// The default ``maximumCallDepth``: 32.

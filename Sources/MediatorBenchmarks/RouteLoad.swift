@@ -18,10 +18,11 @@ import Android
 enum RouteLoadTable: String, CaseIterable {
     /// 100,000 plain routes (`/1f/items/:id`), the most a JSON table may hold: accepted.
     case plain
-    /// 100,000 routes of four segments (`/1f/items/:id/:tab`): the most routes a table holds, with
-    /// the most segments the size limit leaves them. Accepted.
+    /// 99,999 routes of four segments (`/1f/items/:id/:tab`, 5 units each): as many as the size
+    /// limit admits. Accepted.
     case plainAtLimit
-    /// 100,000 routes `/a/:id`, each for a scheme of its own (`s1f`): a trie per scheme. Accepted.
+    /// 100,000 routes `/a/:id`, each for a scheme of its own (`s1f`): a trie per scheme, 5 units
+    /// each with the scheme's. Accepted, at the limit.
     case manySchemes
     /// 100,000 routes of six optional groups each (`/1f(/a)(/b)(/c)(/d)(/e)(/f)`, 64 variants):
     /// inside the per-table limits, far over the size limit: refused, before most are expanded.
@@ -45,16 +46,16 @@ enum RouteLoadTable: String, CaseIterable {
         case .plain:
             for number in 0..<100_000 { append(number, "/" + String(number, radix: 16) + "/items/:id") }
         case .plainAtLimit:
-            for number in 0..<100_000 { append(number, "/" + String(number, radix: 16) + "/items/:id/:tab") }
+            for number in 0..<((500_000 - 2) / 5) { append(number, "/" + String(number, radix: 16) + "/items/:id/:tab") }
         case .manySchemes:
             for number in 0..<100_000 { append(number, "/a/:id", scheme: "s" + String(number, radix: 16)) }
         case .grouped:
             for number in 0..<100_000 { append(number, "/" + String(number, radix: 16) + "(/a)(/b)(/c)(/d)(/e)(/f)") }
         case .groupedAtLimit:
-            for number in 0..<(400_000 / 256) { append(number, "/" + String(number, radix: 16) + "(/a)(/b)(/c)(/d)(/e)(/f)") }
+            for number in 0..<((500_000 - 2) / 257) { append(number, "/" + String(number, radix: 16) + "(/a)(/b)(/c)(/d)(/e)(/f)") }
         case .longAtLimit:
-            // 64 segments and at most 512 bytes a route: 80 units of room.
-            for number in 0..<(400_000 / 80) {
+            // The route, 64 segments and at most 512 bytes: 81 units of room.
+            for number in 0..<((500_000 - 2) / 81) {
                 let prefix = String(number, radix: 16)
                 append(number, (0..<64).map { "/" + prefix + "s" + String($0) }.joined())
             }

@@ -809,7 +809,8 @@ struct ReviewRouteDeepNestingTests {
     @Test("A deeply nested pattern (as a remote JSON route table can carry) is refused as invalidRoute, not a crash")
     func deeplyNestedGroups() {
         let mediator = Mediator()
-        let pattern = String(repeating: "(", count: 100_000) + "/a" + String(repeating: ")", count: 100_000)
+        // Within the pattern length limit, so that the nesting guard itself is what refuses it.
+        let pattern = String(repeating: "(", count: 2_000) + "/a" + String(repeating: ")", count: 2_000)
         let error = reviewFailure { try mediator.route(pattern, to: "Echo", action: "echo") }
         #expect(error?.code == .invalidRoute)
         #expect(error.map { $0.description.utf8.count < 1_000 } == true)

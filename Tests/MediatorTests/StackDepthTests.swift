@@ -281,9 +281,26 @@ struct StackDepthTests {
         return (outcome.withLock { $0 }, probe)
     }
 
-    @Test("Every nesting path ends in callDepthExceeded at the default limit inside a 512 KiB thread stack", arguments: NestingPath.all)
-    func defaultLimitFits(path: NestingPath) throws {
+    @Test(
+        "Every nesting path ends in callDepthExceeded at the default limit inside a 512 KiB thread stack, from the top or from inside an action",
+        arguments: NestingPath.all, [false, true])
+    func defaultLimitFits(path: NestingPath, nested: Bool) throws {
         let mediator = Mediator()
+        var path = path
+        if nested {
+            // Started by an action: the recursion starts one level down (an odd depth, where a
+            // path that takes two levels a round fits one round more).
+            let inner = path.start
+            try mediator.register(
+                target: "Outer",
+                actions: [
+                    Action("start") { mediator, _ in
+                        try inner(mediator)
+                        return nil
+                    }
+                ])
+            path = NestingPath(name: path.name + ", nested", setUp: path.setUp, start: { _ = try $0.call(target: "Outer", action: "start") })
+        }
         let (error, probe) = try run(path, mediator: mediator, stackSize: 512 * 1024)
         #expect(error?.code == .callDepthExceeded, "\(path.name): \(String(describing: error))")
         // Every path runs its action at least a dozen times before the limit (fewer would mean
@@ -331,7 +348,35 @@ struct RedirectDepthTests {
         mediator.setRedirects(table)
         // Unredirected, New/go (1) calls Leaf/x (2); redirected, Leaf/x would be 3.
         #expect(try mediator.call(target: "New", action: "go", as: String.self) == "leaf")
-        #expect(throws: MediatorError.self) { try mediator.call(target: "Old", action: "go") }
+        #expect {
+            try mediator.call(target: "Old", action: "go")
+        } throws: { error in
+            let error = error as? MediatorError
+            return error?.code == .callDepthExceeded && error?.target == "Leaf"
+        }
+    }
+
+    @Test("A URL completion opened by an action a redirect reached at the limit is still called once")
+    func completionAfterARedirectAtTheLimit() throws {
+        let mediator = Mediator(maximumCallDepth: 1)
+        let outcomes = ReadWriteLock<[String]>([])
+        try mediator.register(target: "Leaf", actions: [Action("x") { _, _ in "leaf" }])
+        try mediator.register(
+            target: "New",
+            actions: [
+                Action("go") { mediator, _ in
+                    mediator.open("app://Leaf/x") { outcome in
+                        let code = (outcome["error"] as? MediatorError)?.code
+                        outcomes.withLock { $0.append(code.map { "\($0)" } ?? "answered") }
+                    }
+                    return "went"
+                }
+            ])
+        var table = RedirectTable()
+        try table.redirect("Old/go", to: "New/go")
+        mediator.setRedirects(table)
+        #expect(try mediator.call(target: "Old", action: "go", as: String.self) == "went")
+        #expect(outcomes.withLock { $0 } == ["\(MediatorError.Code.callDepthExceeded)"])
     }
 }
 

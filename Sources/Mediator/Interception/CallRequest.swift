@@ -59,8 +59,9 @@ public struct CallRequest: Sendable {
     /// How deeply the call is nested: 1 for a call no other mediator call made, 2 for a call an
     /// action (or an interceptor) made while running, and so on (see ``Mediator/maximumCallDepth``).
     /// It is the depth the call entered with, at every stop; a call that a redirect moves or that
-    /// degrades runs its later stops one level deeper, so the calls its action makes there have a
-    /// depth one more (while the call runs synchronously; once it awaits, the task's depth goes on).
+    /// degrades runs its later stops one level deeper unless it is at the limit, so the calls its
+    /// action makes there have a depth one more (while the call runs synchronously; once it
+    /// awaits, the task's depth goes on).
     public let depth: Int
     /// The `Target/action` pairs the call was redirected from, oldest first; empty when it was not
     /// redirected.

@@ -238,17 +238,15 @@ extension Mediator {
 
     /// The stops after the first, hop after hop: the redirect table, then the stop.
     ///
-    /// Counted as one more nested call: a later stop runs on top of the frames of the first (a
-    /// degradation's fallback inside the failed call's end, a redirected call inside the
-    /// pipeline that moved it), so a recursion through redirects or degradations takes about
-    /// twice the stack of a plain one per call, and the depth limit must see that to keep
-    /// bounding the stack. The later stop itself may go one past the limit (a call at the limit
-    /// may still be redirected or degrade); the calls its action makes may not.
+    /// Counted as one more nested call when there is room: a later stop runs on top of the frames
+    /// of the first (a degradation's fallback inside the failed call's end, a redirected call
+    /// inside the pipeline that moved it), so a recursion through redirects or degradations takes
+    /// about twice the stack of a plain one per call, and the depth limit must see that to keep
+    /// bounding the stack. A call already at the limit runs its later stop at its own depth (it
+    /// may still be redirected or degrade; the calls its action makes are refused as usual).
     private func route(_ call: inout InterceptedCall) -> Outcome {
-        guard let saved = CallDepth.enter(limit: maximumCallDepth + 1) else {
-            return .failed(callDepthExceededError(target: call.request.target, action: call.request.action))
-        }
-        defer { CallDepth.restore(saved) }
+        let saved = CallDepth.enter(limit: maximumCallDepth)
+        defer { if let saved { CallDepth.restore(saved) } }
         while true {
             if let next = call.interception.redirects.destination(target: call.request.target, action: call.request.action) {
                 if let refusal = moved(&call, to: next.target, next.action) { return .failed(refusal) }

@@ -65,10 +65,12 @@ extension Mediator {
         // Routes that could not be added even to a mediator without any are refused as soon as
         // they are too many, before more of them are expanded into memory.
         var size = 0
+        var schemes = Set<String>()
         for (index, route) in routes.enumerated() {
             do throws(MediatorError) {
                 let entry = try Self.entry(for: route)
                 size += entry.pattern.size
+                if schemes.insert(entry.schemeKey).inserted { size += RouteTable.schemeSize }
                 if size > RouteTable.maximumSize { throw RouteTable.tooLarge(route, size: size) }
                 entries.append(entry)
             } catch {
@@ -236,12 +238,18 @@ extension Mediator {
         let (count, current) = state.withReadLock { registry in (registry.routes.count, registry.routes.snapshot) }
         if count == 0 { return nil }
         if let current { return current }
-        // Built outside the lock (seconds for a table at its size limit, during which every call
-        // would wait): from the builders as they are now, installed only if nothing changed.
-        let (builders, generation) = state.withReadLock { registry in (registry.routes.builders, registry.routes.generation) }
-        if builders.isEmpty { return nil }
-        let made = RouteSnapshot(tries: builders.mapValues { $0.build() })
-        return state.withLock { registry in registry.routes.install(made, builtAt: generation) }
+        // Built outside the registry's lock (most of a second for a table at its size limit,
+        // during which every call would wait), by one thread at a time: the others wait here and
+        // find its snapshot. Installed only if nothing changed meanwhile.
+        return routeBuild.withLock { _ in
+            let (current, builders, generation) = state.withReadLock { registry in
+                (registry.routes.snapshot, registry.routes.builders, registry.routes.generation)
+            }
+            if let current { return current }
+            if builders.isEmpty { return nil }
+            let made = RouteSnapshot(tries: builders.mapValues { $0.build() })
+            return state.withLock { registry in registry.routes.install(made, builtAt: generation) }
+        }
     }
 
     /// A route with its names made canonical, its scheme checked and its pattern parsed, or the

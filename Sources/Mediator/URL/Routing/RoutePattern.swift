@@ -51,7 +51,8 @@ struct RoutePattern: Sendable {
         var variants: [RouteVariant] = []
         let expanded = GroupParser.expand(items)
         var seen = Set<[UInt8]>()
-        var size = 0
+        // One unit for the route itself (its entry, destination and listing).
+        var size = 1
         for bytes in expanded {
             let variant = try RouteVariant(parsing: bytes, fail: fail)
             // `/a(/)` or `/a(/b)(/b)` spell the same variant twice: keep the first. Variants that
@@ -69,8 +70,8 @@ struct RoutePattern: Sendable {
         shapeHash = hasher.finalize()
     }
 
-    /// The room the pattern takes in a route table: for each variant, one unit per segment (at
-    /// least one) and one per 32 bytes of its text. The trie has at most one node per segment of
+    /// The room the pattern takes in a route table: one unit for the route, and for each variant
+    /// one unit per segment (at least one) and one per 32 bytes of its text. The trie has at most one node per segment of
     /// each variant, and the variants are stored with their segments and text; what
     /// ``RouteTable/maximumSize`` caps.
     let size: Int

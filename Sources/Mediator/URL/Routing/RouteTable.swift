@@ -45,11 +45,14 @@ struct RouteTable {
         let pattern: RoutePattern
     }
 
-    /// The most room the routes of one mediator may take (``RoutePattern/size``: each variant's
-    /// segments, at least one per variant, plus one for every 32 bytes of its text, summed over the
-    /// routes of every scheme). It bounds what the routes cost to store and to build into tries,
-    /// whatever their shape: the DocC article DeepLinkRoutes has the measured costs.
-    static let maximumSize = 400_000
+    /// The most room the routes of one mediator may take: ``RoutePattern/size`` summed over the
+    /// routes (one unit a route, one per segment of each variant, one per 32 bytes of a variant's
+    /// text), and ``schemeSize`` for each scheme that has routes (its own trie). It bounds what the
+    /// routes cost to store and to build into tries, whatever their shape: the DocC article
+    /// DeepLinkRoutes has the measured costs.
+    static let maximumSize = 500_000
+    /// The room a scheme with routes takes for its builder and trie.
+    static let schemeSize = 2
 
     /// The error that refuses adding `entries` (in order, after the routes already here), or
     /// `nil`: a route that matches exactly the URLs of one already here (unless `replacing`) or of
@@ -63,7 +66,9 @@ struct RouteTable {
         // Where the sum first passed the limit: only the sum after the whole batch decides, so
         // that the order of a batch that replaces routes does not.
         var firstPast: (index: Int, size: Int)?
+        var newSchemes = Set<String>()
         for (index, entry) in entries.enumerated() {
+            if builders[entry.schemeKey] == nil, newSchemes.insert(entry.schemeKey).inserted { size += Self.schemeSize }
             var existing: String?
             for earlier in seen[entry.schemeKey]?[entry.pattern.shapeHash] ?? [] where entries[earlier].pattern.shape == entry.pattern.shape {
                 existing = entries[earlier].route.pattern
@@ -81,7 +86,11 @@ struct RouteTable {
             }
             seen[entry.schemeKey, default: [:]][entry.pattern.shapeHash, default: []].append(index)
             size += entry.pattern.size
-            if size > Self.maximumSize, firstPast == nil { firstPast = (index, size) }
+            if size > Self.maximumSize, firstPast == nil {
+                // Without replacing, the sum only grows: refused at once.
+                if !replacing { return (index, Self.tooLarge(entry.route, size: size)) }
+                firstPast = (index, size)
+            }
         }
         if size > Self.maximumSize, let firstPast {
             return (firstPast.index, Self.tooLarge(entries[firstPast.index].route, size: size))
@@ -94,7 +103,7 @@ struct RouteTable {
         MediatorError(
             .invalidRoute,
             reason:
-                "route \"\(oneLine(route.pattern, limit: 200))\": the routes would take \(size) units of room or more (a unit per segment of each variant, optional groups expanded, and per 32 bytes of its text), over the limit of \(maximumSize) for one mediator"
+                "route \"\(oneLine(route.pattern, limit: 200))\": the routes would take \(size) units of room or more (a unit per route, per segment of each variant once optional groups are expanded, per 32 bytes of a variant's text, and two per scheme), over the limit of \(maximumSize) for one mediator"
         )
     }
 
@@ -103,10 +112,12 @@ struct RouteTable {
     /// one stays linear). Returns a key for each route added, for ``remove(_:)``.
     @discardableResult
     mutating func add(_ entries: [Entry], replacing: Bool) -> [RouteKey] {
+        if entries.isEmpty { return [] }
         var keys: [RouteKey] = []
         keys.reserveCapacity(entries.count)
         for entry in entries {
             var builder = builders.removeValue(forKey: entry.schemeKey) ?? RouteTrieBuilder()
+            if builder.count == 0 { size += Self.schemeSize }
             let before = (count: builder.count, size: builder.size)
             if let order = try? builder.add(entry.pattern, payload: entry.destination, priority: entry.route.priority, replacing: replacing, order: nextOrder) {
                 keys.append(RouteKey(schemeKey: entry.schemeKey, order: order))
@@ -114,6 +125,10 @@ struct RouteTable {
             }
             count += builder.count - before.count
             size += builder.size - before.size
+            if builder.count == 0 {
+                size -= Self.schemeSize
+                continue
+            }
             builders[entry.schemeKey] = builder
         }
         changed()
@@ -129,7 +144,7 @@ struct RouteTable {
             let before = builder.size
             if builder.remove(order: key.order) { removed += 1 }
             size -= before - builder.size
-            if builder.count > 0 { builders[key.schemeKey] = builder }
+            if builder.count > 0 { builders[key.schemeKey] = builder } else { size -= Self.schemeSize }
         }
         count -= removed
         if removed > 0 { changed() }
@@ -169,7 +184,7 @@ struct RouteTable {
         let before = builder.size
         let removed = builder.remove(pattern)
         size -= before - builder.size
-        if builder.count > 0 { builders[schemeKey] = builder }
+        if builder.count > 0 { builders[schemeKey] = builder } else { size -= Self.schemeSize }
         guard removed else { return false }
         count -= 1
         changed()

@@ -43,7 +43,7 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     ///
     /// The indices are stored as 32-bit integers (a node takes 56 bytes rather than 88: most of a
     /// large route table's memory is its nodes); ``RouteTable/maximumSize`` keeps every index far
-    /// below their range (at most about 400,000 nodes, edges or terminals and 1.6 million hash
+    /// below their range (at most about 500,000 nodes, edges or terminals and 2 million hash
     /// slots over all schemes). They read and write as `Int`.
     struct Node: Sendable {
         private var storedLiteralStart: Int32 = 0

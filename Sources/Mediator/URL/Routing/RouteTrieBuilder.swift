@@ -52,6 +52,7 @@ struct RouteTrieBuilder<Payload: Sendable> {
             guard replacing else { throw RouteError(pattern: parsed.text, problem: .duplicateRoute(existing: old.pattern.text)) }
             remove(old)
         }
+        precondition(given.map { $0 >= nextOrder } ?? true, "route orders must grow")
         let order = given ?? nextOrder
         nextOrder = order + 1
         routes[order] = RouteTrie<Payload>.Route(pattern: parsed, payload: payload, priority: priority, order: order)
