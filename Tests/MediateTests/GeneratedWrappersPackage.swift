@@ -154,35 +154,7 @@ struct GeneratedWrappersPackage {
     /// exit status and output (both streams, through a file). A run that outlasts `hangLimitSeconds`
     /// (far beyond any build) is taken for a hang: it is ended and reported as a failure.
     func swift(_ arguments: [String], hangLimitSeconds: UInt64 = 3_600) async throws -> (status: Int32, output: String) {
-        let log = root.appendingPathComponent("log-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw Failure(description: "cannot create \(log.path)") }
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift"] + arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        let watchdog = Task {
-            try await Task.sleep(nanoseconds: hangLimitSeconds * 1_000_000_000)
-            process.terminate()
-        }
-        defer { watchdog.cancel() }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        if process.terminationReason == .uncaughtSignal {
-            throw Failure(description: "swift \(arguments.joined(separator: " ")) ended by signal \(status) (hang limit \(hangLimitSeconds) s):\n\(text)")
-        }
-        return (status, text)
+        try await ToolProcess.run(
+            ["swift"] + arguments, in: directory, log: root.appendingPathComponent("log-\(UUID().uuidString)"), hangLimitSeconds: hangLimitSeconds)
     }
 }

@@ -53,7 +53,7 @@ enum SwiftTypeCheck {
 
     /// Type-checks `files` (name to source) as one module named `module`, in Swift 6 mode with
     /// the package's upcoming features and warnings as errors.
-    static func check(_ files: [String: String], module: String = "GeneratedWrappers") throws -> Outcome {
+    static func check(_ files: [String: String], module: String = "GeneratedWrappers") async throws -> Outcome {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("swift-typecheck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -63,23 +63,14 @@ enum SwiftTypeCheck {
             try source.write(toFile: path, atomically: true, encoding: .utf8)
             paths.append(path)
         }
-        let log = directory.appendingPathComponent("swiftc.log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw Failure(description: "cannot create \(log.path)") }
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
+        let arguments =
             [
                 // One frontend for the whole module: without `-wmo` each file gets a process of its own.
                 "swiftc", "-typecheck", "-wmo", "-parse-as-library", "-module-name", module, "-swift-version", "6",
                 "-enable-upcoming-feature", "ExistentialAny", "-warnings-as-errors",
             ] + (try searchArguments()) + paths
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        // Far beyond any type-check: only a hang reaches it.
+        let run = try await ToolProcess.run(arguments, log: directory.appendingPathComponent("swiftc.log"), hangLimitSeconds: 1_800)
+        return Outcome(status: run.status, output: run.output)
     }
 }

@@ -9,17 +9,17 @@ import Testing
 @Suite("Swift wrapper compilation")
 struct SwiftWrapperCompilationTests {
     /// The wrappers for the targets `register` adds to a fresh mediator, type-checked as one module.
-    static func typeCheck(_ register: (Mediator) throws -> Void) throws -> (source: String, outcome: SwiftTypeCheck.Outcome) {
+    static func typeCheck(_ register: (Mediator) throws -> Void) async throws -> (source: String, outcome: SwiftTypeCheck.Outcome) {
         let mediator = Mediator()
         try register(mediator)
         #expect(mediator.verify().isEmpty, "\(mediator.verify())")
         let source = mediator.targets.map { SwiftWrappers.source(for: $0) }.joined(separator: "\n")
-        return (source, try SwiftTypeCheck.check(["Wrappers.swift": source]))
+        return (source, try await SwiftTypeCheck.check(["Wrappers.swift": source]))
     }
 
     @Test("A parameter named like the method the wrapper calls does not capture the call", .bug(id: "a parameter named call"))
-    func parameterNamedCall() throws {
-        let (source, outcome) = try Self.typeCheck { mediator in
+    func parameterNamedCall() async throws {
+        let (source, outcome) = try await Self.typeCheck { mediator in
             try mediator.register(
                 target: "Messages",
                 actions: [
@@ -31,8 +31,8 @@ struct SwiftWrapperCompilationTests {
     }
 
     @Test("A result field whose nested struct is named after a standard protocol does not hide it", .bug(id: "a result field named codingKey"))
-    func fieldNamedCodingKey() throws {
-        let (source, outcome) = try Self.typeCheck { mediator in
+    func fieldNamedCodingKey() async throws {
+        let (source, outcome) = try await Self.typeCheck { mediator in
             let owner = ParameterType.object([.required("name", .string)])
             try mediator.register(
                 target: "Profiles",
@@ -44,8 +44,8 @@ struct SwiftWrapperCompilationTests {
     }
 
     @Test("A parameter named after a standard type does not hide the type of the result", .bug(id: "a parameter named String"))
-    func parameterNamedString() throws {
-        let (source, outcome) = try Self.typeCheck { mediator in
+    func parameterNamedString() async throws {
+        let (source, outcome) = try await Self.typeCheck { mediator in
             try mediator.register(
                 target: "Texts", actions: [Action("echo", params: [.required("String", .string)], result: .string) { _, _ in "" }])
         }
@@ -66,7 +66,7 @@ struct SwiftWrapperCompilationTests {
     }
 
     @Test("Wrappers for registries named with keywords, standard and library names and hostile text all type-check")
-    func generatedRegistries() throws {
+    func generatedRegistries() async throws {
         let started = Date()
         var generator = HostileRegistries(seed: 20_260_601)
         var files: [(name: String, source: String, declared: Set<String>)] = []
@@ -100,7 +100,7 @@ struct SwiftWrapperCompilationTests {
             }
         }
         for (index, module) in modules.enumerated() {
-            let outcome = try SwiftTypeCheck.check(module.files, module: "Generated\(index)")
+            let outcome = try await SwiftTypeCheck.check(module.files, module: "Generated\(index)")
             #expect(outcome.succeeded, "\(outcome)")
         }
         print("swift wrappers: \(files.count) files in \(modules.count) modules type-checked in \(Int(Date().timeIntervalSince(started) * 1_000)) ms")
