@@ -36,6 +36,30 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
     let start: @Sendable (Mediator) throws -> Void
     var testDescription: String { name }
 
+    /// A fallback, `Loop/down`, that calls the target it stands in for, `Gone`, again; through an
+    /// interceptor and an observer when `intercepted`.
+    static func degradationLoop(name: String, intercepted: Bool) -> NestingPath {
+        NestingPath(
+            name: name,
+            setUp: { mediator, probe in
+                var table = RedirectTable()
+                try table.degrade("Gone", to: "Loop/down")
+                mediator.setRedirects(table)
+                if intercepted {
+                    _ = mediator.addInterceptor(PassingInterceptor())
+                    _ = mediator.addObserver(QuietObserver())
+                }
+                try mediator.register(
+                    target: "Loop",
+                    actions: [
+                        Action("down") { mediator, _ in
+                            probe.record()
+                            return try mediator.call(target: "Gone", action: "x", params: ["n": 1])
+                        }
+                    ])
+            }, start: { _ = try $0.call(target: "Gone", action: "x") })
+    }
+
     static let all: [NestingPath] = [
         NestingPath(
             name: "plain typed call with params",
@@ -171,38 +195,8 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                         }
                     ])
             }, start: { _ = try $0.call(url: "app://loop/1") }),
-        NestingPath(
-            name: "a degradation whose fallback calls the degraded target again",
-            setUp: { mediator, probe in
-                var table = RedirectTable()
-                try table.degrade("Gone", to: "Loop/down")
-                mediator.setRedirects(table)
-                try mediator.register(
-                    target: "Loop",
-                    actions: [
-                        Action("down") { mediator, _ in
-                            probe.record()
-                            return try mediator.call(target: "Gone", action: "x", params: ["n": 1])
-                        }
-                    ])
-            }, start: { _ = try $0.call(target: "Gone", action: "x") }),
-        NestingPath(
-            name: "a degradation, through an interceptor and an observer",
-            setUp: { mediator, probe in
-                var table = RedirectTable()
-                try table.degrade("Gone", to: "Loop/down")
-                mediator.setRedirects(table)
-                _ = mediator.addInterceptor(PassingInterceptor())
-                _ = mediator.addObserver(QuietObserver())
-                try mediator.register(
-                    target: "Loop",
-                    actions: [
-                        Action("down") { mediator, _ in
-                            probe.record()
-                            return try mediator.call(target: "Gone", action: "x", params: ["n": 1])
-                        }
-                    ])
-            }, start: { _ = try $0.call(target: "Gone", action: "x") }),
+        degradationLoop(name: "a degradation whose fallback calls the degraded target again", intercepted: false),
+        degradationLoop(name: "a degradation, through an interceptor and an observer", intercepted: true),
         NestingPath(
             name: "routed URLs whose target the redirect table moves",
             setUp: { mediator, probe in
