@@ -188,24 +188,24 @@ struct RouteVariant: Sendable, CustomStringConvertible {
         if !bytes.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "*") }) { return .literal(piece) }
         let bytes = Array(bytes)
         if bytes == [UInt8(ascii: "*")] { return .wildcard }
-        if bytes.contains(UInt8(ascii: "*")) { throw fail(.wildcardMixedWithText(segment: String(piece))) }
+        if bytes.contains(UInt8(ascii: "*")) { throw fail(.wildcardMixedWithText(segment: piece)) }
         guard bytes.first == UInt8(ascii: ":") else {
-            if bytes.contains(UInt8(ascii: ":")) { throw fail(.placeholderMixedWithText(segment: String(piece))) }
+            if bytes.contains(UInt8(ascii: ":")) { throw fail(.placeholderMixedWithText(segment: piece)) }
             return .literal(piece)
         }
         var end = 1
         while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
         let name = String(decoding: bytes[1..<end], as: UTF8.self)
         if name.isEmpty {
-            if end == bytes.count || bytes[end] == UInt8(ascii: "<") { throw fail(.emptyPlaceholderName(segment: String(piece))) }
-            throw fail(.placeholderMixedWithText(segment: String(piece)))
+            if end == bytes.count || bytes[end] == UInt8(ascii: "<") { throw fail(.emptyPlaceholderName(segment: piece)) }
+            throw fail(.placeholderMixedWithText(segment: piece))
         }
         if let first = name.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
             throw fail(.invalidPlaceholderName(name: name))
         }
         if end == bytes.count { return .parameter(name: name, type: nil) }
-        guard bytes[end] == UInt8(ascii: "<") else { throw fail(.placeholderMixedWithText(segment: String(piece))) }
-        guard bytes.last == UInt8(ascii: ">"), bytes.count > end + 1 else { throw fail(.unterminatedType(segment: String(piece))) }
+        guard bytes[end] == UInt8(ascii: "<") else { throw fail(.placeholderMixedWithText(segment: piece)) }
+        guard bytes.last == UInt8(ascii: ">"), bytes.count > end + 1 else { throw fail(.unterminatedType(segment: piece)) }
         let typeName = String(decoding: bytes[(end + 1)..<(bytes.count - 1)], as: UTF8.self)
         guard let type = RoutePlaceholderType(rawValue: typeName) else { throw fail(.unknownType(type: typeName)) }
         return .parameter(name: name, type: type)
