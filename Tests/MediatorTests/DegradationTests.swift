@@ -245,4 +245,59 @@ struct DegradationTests {
         }
         #expect((try result.get() as? [String: any Sendable])?["target"] as? String == "Shop")
     }
+
+    // MARK: The dry runs follow a degradation as the call does
+
+    @Test("validate, validate(url:), canPerform, canOpen and destination follow a degradation, and run nothing")
+    func dryRunsFollow() throws {
+        let world = try degradedWorld()
+        try world.mediator.validate(target: "Shop", action: "buy", params: ["id": 1])
+        try world.mediator.validate(url: "app://Shop/buy?id=1")
+        #expect(world.mediator.canPerform(target: "Shop", action: "buy"))
+        #expect(world.mediator.canPerform(target: "Shop", action: "buy", params: ["id": 1]))
+        #expect(world.mediator.canOpen("app://Shop/buy"))
+        let route = try world.mediator.destination(target: "Shop", action: "buy")
+        #expect(route.target == "Web")
+        #expect(route.action == "open")
+        #expect(route.redirectedFrom == ["Shop/buy"])
+        #expect(world.totalRuns == 0)
+        // The call goes where they said.
+        #expect(try fallbackParams(try world.mediator.call(target: "Shop", action: "buy"))["target"] as? String == "Shop")
+    }
+
+    @Test("A degradation onto a local-only action is forbidden to a URL call and to validate(url:) alike, and reachable in-process")
+    func dryRunsRefuseLocalOnlyFallback() throws {
+        let world = try degradedWorld(to: "Profile/wipeAll")
+        let opened = #expect(throws: MediatorError.self) { try world.mediator.call(url: "app://Shop/buy") }
+        let validated = #expect(throws: MediatorError.self) { try world.mediator.validate(url: "app://Shop/buy") }
+        #expect(opened?.code == .forbidden)
+        #expect(validated?.code == opened?.code)
+        #expect(validated?.target == opened?.target)
+        #expect(validated?.action == opened?.action)
+        #expect(!world.mediator.canOpen("app://Shop/buy"))
+        try world.mediator.validate(target: "Shop", action: "buy", params: [:])
+        #expect(try world.mediator.call(target: "Shop", action: "buy") as? String == "wiped")
+    }
+
+    @Test("A degradation past the longest route: the call and validate both fail with tooManyRedirects, named alike")
+    func dryRunsCountTheDegradationHop() throws {
+        let world = try InterceptionWorld()
+        var table = RedirectTable()
+        // Eight redirects (the most a call may take), to a target that is not registered and degrades.
+        for hop in 0..<RedirectTable.maximumHops { try table.redirect("Hop\(hop)", to: "Hop\(hop + 1)") }
+        try table.degrade("Hop\(RedirectTable.maximumHops)", to: "Web/open")
+        world.mediator.setRedirects(table)
+        let called = #expect(throws: MediatorError.self) { try world.mediator.call(target: "Hop0", action: "go") }
+        let validated = #expect(throws: MediatorError.self) { try world.mediator.validate(target: "Hop0", action: "go", params: [:]) }
+        let destination = #expect(throws: MediatorError.self) { try world.mediator.destination(target: "Hop0", action: "go") }
+        #expect(called?.code == .tooManyRedirects)
+        for error in [validated, destination] {
+            #expect(error?.code == called?.code)
+            #expect(error?.target == called?.target)
+            #expect(error?.action == called?.action)
+        }
+        #expect(validated?.redirectedFrom == called?.redirectedFrom)
+        #expect(!world.mediator.canPerform(target: "Hop0", action: "go"))
+        #expect(world.totalRuns == 0)
+    }
 }

@@ -18,7 +18,10 @@ extension Mediator {
     }
 
     /// Checks a call as the mediator would before running it, and runs nothing: no factory, no
-    /// action, no `notFound`, no fallback.
+    /// action, no `notFound`, no fallback. The call is followed where the redirect table sends it,
+    /// and to its target's degradation when no action is registered there (the fallback's params
+    /// are then checked as the degraded call would send them), as ``destination(target:action:)``
+    /// tells.
     ///
     /// ```swift
     /// try mediator.validate(target: "Notes", action: "list", params: ["limit": 500])
@@ -30,13 +33,15 @@ extension Mediator {
     ///   - action: the action's short or full name.
     ///   - params: the params the call would send (an in-process call's).
     /// - Throws: the error the call would fail with before running: `targetNotFound` or
-    ///   `actionNotFound` (a fallback might still answer such a call; it is not consulted), or
-    ///   `invalidParameter`.
+    ///   `actionNotFound` (a fallback might still answer such a call; it is not consulted),
+    ///   `invalidParameter`, `redirectCycle` or `tooManyRedirects`.
     public func validate(target: String, action: String, params: Params) throws(MediatorError) {
         try check(target: target, action: action, params: params, remote: false, outside: false)
     }
 
-    /// Checks a URL call as ``open(_:)-7epki`` would before running it, and runs nothing.
+    /// Checks a URL call as ``open(_:)-7epki`` would before running it, and runs nothing:
+    /// redirects and a degradation are followed as for ``validate(target:action:params:)``, each
+    /// hop meeting the URL rules.
     ///
     /// ```swift
     /// try mediator.validate(url: "app://Notes/list?limit=5&color=red")
@@ -65,26 +70,34 @@ extension Mediator {
         try await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, outside: true).value(self)
     }
 
-    private func check(target asked: String, action askedAction: String, params: Params, remote: Bool, outside: Bool) throws(MediatorError) {
-        // Where the redirect table sends the call (interceptors decide only when it is made).
-        let (target, action, moved) = try redirected(target: asked, action: askedAction)
-        if remote && moved, let refusal = redirectRefusal(target: target, action: action) { throw refusal }
-        let found: RegisteredAction? = state.withReadLock { $0.slot(named: target)?.definition.action(named: action) }
-        guard let found, let canonicalTarget = Names.canonical(target, as: .target) else {
-            throw notAnsweredError(target: target, action: action)
+    /// The dry run: where the call goes (``CallPlan``: redirects, URL rules, a degradation,
+    /// local-only actions; interceptors decide only when it is made), then the arguments the
+    /// action there would get, checked.
+    private func check(target: String, action: String, params: Params, remote: Bool, outside: Bool) throws(MediatorError) {
+        let plan = plan(target: target, action: action, remote: remote)
+        var failure: MediatorError
+        switch plan.end {
+        case .refused(let error):
+            throw error
+        case .missing(let target, let action):
+            failure = notAnsweredError(target: target, action: action)
+        case .action(let target, let found):
+            var params = params
+            if let failed = plan.degradedFrom {
+                // What the degraded call's fallback would be given.
+                let reason = notAnsweredError(target: failed.target, action: failed.action).description
+                params = Self.degradationParams(target: failed.target, action: failed.action, params: params, reason: reason)
+            }
+            let checked = arguments(found.run, found.contract, params: params, input: nil, outside: outside, target: target, action: found.name)
+            guard case .failure(let error) = checked else { return }
+            failure = error
         }
-        if remote && found.isLocalOnly { throw localOnlyError(target: canonicalTarget, action: found.name) }
-        _ = try arguments(found.run, found.contract, params: params, input: nil, outside: outside, target: canonicalTarget, action: found.name).get()
+        // As a live call's error: the pairs it left on the way.
+        if failure.redirectedFrom.isEmpty { failure.redirectedFrom = plan.route }
+        throw failure
     }
 
     // MARK: Internals
-
-    /// The names as asked, or where the redirect table sends them.
-    private func redirected(target: String, action: String) throws(MediatorError) -> (String, String, moved: Bool) {
-        guard state.withReadLock({ $0.interception?.redirects.isEmpty == false }) else { return (target, action, false) }
-        let found = try destination(target: target, action: action)
-        return found.redirectedFrom.isEmpty ? (target, action, false) : (found.target, found.action, true)
-    }
 
     /// An action's arguments: a typed input passed as is to a keyed body of its type; otherwise
     /// params (the input encoded, if there is one) checked against the declared parameters, with

@@ -75,15 +75,19 @@ extension Mediator {
         try dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget).value(self)
     }
 
-    /// Whether `target` is registered and has `action` (short or full names). Runs nothing and
-    /// ignores fallbacks.
+    /// Whether a call to `target`/`action` (short or full names) would reach a registered action:
+    /// the action itself, or where the redirect table (and, when nothing is registered there, the
+    /// target's degradation) sends the call. Runs nothing, checks no params, and does not ask a
+    /// `notFound` or the global fallback (they might still answer).
     ///
     /// - Parameters:
     ///   - target: the target's short or full name.
     ///   - action: the action's short or full name.
-    /// - Returns: `true` when the action is registered, whether or not URL calls may reach it.
+    /// - Returns: `true` when the call would reach a registered action, whether or not URL calls
+    ///   may reach it.
     public func canPerform(target: String, action: String) -> Bool {
-        state.withReadLock { $0.slot(named: target)?.definition.action(named: action) != nil }
+        if case .action = plan(target: target, action: action, remote: false).end { return true }
+        return false
     }
 
     // MARK: Internals
@@ -250,7 +254,7 @@ extension Mediator {
         _ resolved: ResolvedTarget, _ found: RegisteredAction, params given: Params, input: TypedInput?, shouldCacheTarget: Bool, remote: Bool,
         outside: Bool, awaiting: Bool
     ) -> Outcome {
-        if remote && found.isLocalOnly { return .failed(localOnlyError(target: resolved.name, action: found.name)) }
+        if remote && found.isLocalOnly { return .failed(Self.localOnlyError(target: resolved.name, action: found.name)) }
         let run: ActionRun
         let params: Params
         if found.contract == nil && input == nil {
@@ -374,7 +378,7 @@ extension Mediator {
     }
 
     /// The refusal of a remote call to a local-only action.
-    func localOnlyError(target: String, action: String) -> MediatorError {
+    static func localOnlyError(target: String, action: String) -> MediatorError {
         var error = MediatorError(
             .forbidden, target: target, action: action,
             reason: "action \"\(action)\" is local-only\(Names.isNative(action) ? " (its name begins with \"native\")" : ""); URL calls cannot reach it"

@@ -146,7 +146,7 @@ extension Mediator {
             return .redirect(destination.target, destination.action)
         }
         if remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
-            return .end(.failed(localOnlyError(target: resolvedTarget.name, action: found.name)))
+            return .end(.failed(Self.localOnlyError(target: resolvedTarget.name, action: found.name)))
         }
         while stop.ran < stop.chain.count {
             stop.ran += 1
@@ -266,7 +266,7 @@ extension Mediator {
         let target = call.request.target
         let action = call.request.action
         if call.remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
-            return .failed(localOnlyError(target: resolvedTarget.name, action: found.name))
+            return .failed(Self.localOnlyError(target: resolvedTarget.name, action: found.name))
         }
         let chain = call.interception.chain(target: target, action: action)
         var decision = InterceptorDecision.proceed
@@ -302,30 +302,18 @@ extension Mediator {
     /// long a chain, or when a URL call may not go there (the destination meets the same URL rules
     /// as the original; local-only actions are refused once resolved).
     private func moved(_ call: inout InterceptedCall, to target: String, _ action: String) -> MediatorError? {
-        let from = call.request.name
-        var route = call.route
-        if var problem = RedirectTable.hop(&route, from: from, to: "\(target)/\(action)") {
-            // The call stays where it is: its route (the error's `redirectedFrom`) is the pairs
-            // before it, and the reason names the whole chain.
-            problem.target = call.request.target
-            problem.action = call.request.action
-            return problem
+        // A cycle or too long a route leaves the call where it is: its route (the error's
+        // `redirectedFrom`) is the pairs before it, and the reason names the whole chain.
+        let hops = call.route.count
+        let problem = Self.hop(
+            &call.route, from: (call.request.target, call.request.action), to: (target, action), remotePolicy: call.remote ? urlPolicy : nil)
+        // A hop the URL rules refuse is taken (the refusal names its destination).
+        if call.route.count > hops {
+            call.request.target = target
+            call.request.action = action
+            call.request.redirectedFrom = call.route
         }
-        call.route = route
-        call.request.target = target
-        call.request.action = action
-        call.request.redirectedFrom = call.route
-        if call.remote { return redirectRefusal(target: target, action: action) }
-        return nil
-    }
-
-    /// The URL rules for a redirect's destination: the policy's target allow-list and the `native`
-    /// rule (the scheme was checked with the URL).
-    func redirectRefusal(target: String, action: String) -> MediatorError? {
-        guard let why = Self.brokenTargetRule(target: target, action: action, policy: urlPolicy) else { return nil }
-        var error = MediatorError(.forbidden, target: target, action: action, reason: "a URL call was redirected here and refused: \(why)")
-        error.isURLRefusal = true
-        return error
+        return problem
     }
 
     /// Where a failed call goes next, by the degradation table.
@@ -352,7 +340,7 @@ extension Mediator {
         call.degraded = true
         let failed = call.request
         if let refusal = moved(&call, to: fallback.target, fallback.action) { return .refused(refusal) }
-        call.request.params = ["target": failed.target, "action": failed.action, "params": failed.params, "reason": reason]
+        call.request.params = Self.degradationParams(target: failed.target, action: failed.action, params: failed.params, reason: reason)
         call.input = nil
         return .moved
     }

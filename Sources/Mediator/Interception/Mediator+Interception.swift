@@ -91,7 +91,9 @@ extension Mediator {
 
     /// Where a call to `target`/`action` would be sent by the redirect table (not by interceptors,
     /// which decide when the call is made): the destination's canonical names and the pairs on
-    /// the way. Runs nothing.
+    /// the way. When no action is registered where the redirects end, the target's degradation
+    /// is followed too (its fallback then goes where its own redirects send it), as a call that
+    /// no `notFound` or global fallback answers would be. Runs nothing.
     ///
     /// ```swift
     /// let route = try mediator.destination(target: "Legacy", action: "open")
@@ -104,18 +106,12 @@ extension Mediator {
     /// - Returns: where the call would go, and the pairs on the way (empty when it stays).
     /// - Throws: ``MediatorError/Code/redirectCycle`` or ``MediatorError/Code/tooManyRedirects``.
     public func destination(target: String, action: String) throws(MediatorError) -> (target: String, action: String, redirectedFrom: [String]) {
-        let table = redirects
-        var current = RedirectTable.Destination(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
-        var route: [String] = []
-        while let next = table.destination(target: current.target, action: current.action) {
-            if var problem = RedirectTable.hop(&route, from: current.name, to: next.name) {
-                problem.target = current.target
-                problem.action = current.action
-                throw problem
-            }
-            current = next
+        let plan = plan(target: target, action: action, remote: false)
+        switch plan.end {
+        case .action(let target, let found): return (target, found.name, plan.route)
+        case .missing(let target, let action): return (target, action, plan.route)
+        case .refused(let error): throw error
         }
-        return (current.target, current.action, route)
     }
 
     /// What intercepts calls, if anything: a resolved handle's calls then go through the

@@ -198,38 +198,8 @@ extension Mediator {
     /// - Returns: `true` when opening `url` would call an action.
     public func canOpen(_ url: String) -> Bool {
         guard case .call(let target, let action, _) = urlCall(url, extra: nil, capturing: false) else { return false }
-        return state.withReadLock { registry in
-            Self.reachesRemotely(RedirectTable.Destination(target: target, action: action), in: registry)
-        }
-    }
-
-    /// Whether a URL call to `asked` (canonical names, the URL's own rules already checked) would
-    /// run an action, as a call goes: its redirects followed, each hop's destination checked
-    /// against the URL rules; when the last is not a registered action, its target's degradation
-    /// (one more hop, checked the same way), then the fallback's own redirects; the destination a
-    /// registered action that is not local-only; no more than ``RedirectTable/maximumHops`` hops.
-    private static func reachesRemotely(_ asked: RedirectTable.Destination, in registry: Registry) -> Bool {
-        let table = registry.interception?.redirects
-        var current = asked
-        var hops = 0
-        var degraded = false
-        /// Takes one hop to `next`; `false` when the hop is one too many or the URL rules refuse it.
-        func hop(to next: RedirectTable.Destination) -> Bool {
-            hops += 1
-            guard hops <= RedirectTable.maximumHops, brokenTargetRule(target: next.target, action: next.action, policy: registry.urlPolicy) == nil
-            else { return false }
-            current = next
-            return true
-        }
-        while true {
-            while let next = table?.destination(target: current.target, action: current.action) {
-                guard hop(to: next) else { return false }
-            }
-            if let found = registry.slots[current.target]?.definition.actions[current.action] { return !found.isLocalOnly }
-            // A call degrades once; the fallback then goes where its own redirects send it.
-            guard !degraded, let fallback = table?.fallback(of: current.target), hop(to: fallback) else { return false }
-            degraded = true
-        }
+        if case .action = plan(target: target, action: action, remote: true).end { return true }
+        return false
     }
 
     /// The routes' tries, built first when routes changed since the last match; `nil` when there
