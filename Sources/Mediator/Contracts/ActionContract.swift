@@ -8,6 +8,12 @@ final class ActionContract: Sendable {
     /// `nil`: the mediator's policy.
     let policy: UndeclaredParameterPolicy?
     let keyed: KeyedImplementation?
+    /// Whether a typed input of the key's own type is passed to the keyed body as it is: its type
+    /// guarantees everything declared, unless the declaration says more than the type can (a
+    /// bound, `integer(minimum:maximum:)`, or a default for an optional field). Such an input is
+    /// checked as params first, with defaults filled in, on every path, observed or not (the
+    /// keyed fast paths are then off: ``KeyedImplementation/direct`` is `nil`).
+    let passesTypedInputAsIs: Bool
     /// The names in declaration order, for the linear scan of the quick check.
     private let names: ContiguousArray<String>
     /// The same names, for finding undeclared params.
@@ -26,8 +32,12 @@ final class ActionContract: Sendable {
         self.parameters = parameters
         self.result = result
         self.policy = policy
-        self.keyed = keyed
         let declared = parameters ?? []
+        let saysMoreThanTypes = declared.contains { $0.type.hasBounds || $0.defaultValue != nil }
+        var keyed = keyed
+        if saysMoreThanTypes { keyed?.direct = nil }
+        self.keyed = keyed
+        passesTypedInputAsIs = !saysMoreThanTypes
         names = ContiguousArray(declared.map(\.name))
         exactTypes = ContiguousArray(declared.map { $0.type.exactType })
         var required: UInt64 = 0

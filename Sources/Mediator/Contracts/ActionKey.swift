@@ -91,8 +91,9 @@ struct KeyedImplementation: Sendable {
     let encode: @Sendable (any Sendable) throws(MediatorError) -> (any Sendable)?
     let run: TypedRun
     /// The synchronous body with its types intact (a ``TypedBody`` of the key's input and
-    /// output): the hot path of a typed call. `nil` for async and main-actor bodies.
-    let direct: (any AnyObject & Sendable)?
+    /// output): the hot path of a typed call. `nil` for async and main-actor bodies, and when the
+    /// input must be checked first (``ActionContract/passesTypedInputAsIs``).
+    var direct: (any AnyObject & Sendable)?
 
     /// The synchronous body, when the caller's types are exactly the key's.
     @inline(__always)

@@ -8,7 +8,10 @@ extension Mediator {
     /// ```
     ///
     /// When the provider registered the action against a key of the same input type, `input` is
-    /// passed to it as is and its output returned as is. Otherwise (an action registered by name,
+    /// passed to it as is and its output returned as is, unless the input declares more than its
+    /// type can say (a bound such as `.integer(minimum: 1, maximum: 10)`, or a default): then it is
+    /// checked first as params, defaults filled in, whether or not anything observes the mediator.
+    /// Otherwise (an action registered by name,
     /// `notFound`, a fallback) `input` is encoded to params, checked like any in-process call's, and
     /// the result decoded into `Output` (``call(target:action:params:shouldCacheTarget:as:)-3vl9j``).
     ///

@@ -99,7 +99,8 @@ extension Mediator {
 
     // MARK: Internals
 
-    /// An action's arguments: a typed input passed as is to a keyed body of its type; otherwise
+    /// An action's arguments: a typed input passed as is to a keyed body of its type (when its
+    /// contract has no bounds or defaults: ``ActionContract/passesTypedInputAsIs``); otherwise
     /// params (the input encoded, if there is one) checked against the declared parameters, with
     /// text coerced and defaults filled in.
     func arguments(
@@ -107,7 +108,7 @@ extension Mediator {
     ) -> Result<(ActionRun, Params), MediatorError> {
         var params = params
         if let input {
-            if let keyed = contract?.keyed, input.type == keyed.inputType {
+            if let contract, contract.passesTypedInputAsIs, let keyed = contract.keyed, input.type == keyed.inputType {
                 return .success((keyed.run.bound(to: input.value), params))
             }
             switch plainParams(params, input: input) {

@@ -105,6 +105,18 @@ public struct ParameterType: Sendable, Equatable, CustomStringConvertible {
         ParameterType(.value(typeName: typeName(T.self), type: ObjectIdentifier(T.self)), accepts: { $0 is T })
     }
 
+    /// Whether values of this type can break a rule their Swift type cannot express: a bound on a
+    /// number, here or in an element or field.
+    var hasBounds: Bool {
+        switch kind {
+        case .integer(let minimum, let maximum): minimum != nil || maximum != nil
+        case .number(let minimum, let maximum): minimum != nil || maximum != nil
+        case .array(let element): element.hasBounds
+        case .object(let fields?): fields.contains { $0.type.hasBounds }
+        case .string, .boolean, .object(nil), .value: false
+        }
+    }
+
     /// The type in words: `string`, `integer (1...100)`, `array of string`, `object`,
     /// `value of type (Int) -> ()`.
     public var description: String {
