@@ -206,6 +206,28 @@ struct UnicodeNameTests {
         try mediator.register(target: "Kiosk", make: { _ in Box() }, actions: [Action("open") { _, _ in "opened" }])
     }
 
+    @Test("A look-alike name is not redirected or degraded by the entries of the name it resembles, nor by a dry run")
+    func lookAlikesMissRedirects() throws {
+        var table = RedirectTable()
+        try table.redirect("Kiosk/shut", to: "Kiosk/open")
+        try table.redirect("Kabin", to: "Kiosk")
+        try table.degrade("Kart", to: "Kiosk/open")
+        mediator.setRedirects(table)
+        // KELVIN SIGN for K: canonically equivalent, so `String`'s equality would match each entry.
+        for (target, action) in [("\u{212A}iosk", "shut"), ("\u{212A}abin", "open"), ("\u{212A}art", "x")] {
+            let error = #expect(throws: MediatorError.self) { try mediator.call(target: target, action: action) }
+            #expect(error?.code == .targetNotFound)
+            #expect(error?.redirectedFrom == [])
+            #expect(throws: MediatorError.self) { try mediator.validate(target: target, action: action, params: [:]) }
+            #expect(!mediator.canPerform(target: target, action: action))
+            #expect(try mediator.destination(target: target, action: action).redirectedFrom == [])
+        }
+        // The entries themselves still apply.
+        #expect(try mediator.call(target: "Kiosk", action: "shut") as? String == "opened")
+        #expect(try mediator.call(target: "Kabin", action: "open") as? String == "opened")
+        #expect(try mediator.call(target: "Kart", action: "x") as? String == "opened")
+    }
+
     @Test(
         "A canonically equivalent or look-alike name does not reach a target or action",
         arguments: [

@@ -251,11 +251,12 @@ private struct Situation: Sendable, CustomTestStringConvertible {
     var remote: Seen?
     var remoteRuns: Effects?
     /// Dry runs: `validate(target:action:params:)`, `validate(url:)` (default: the same),
-    /// `canOpen`, `canPerform(target:action:)` and `destination`'s answer (default: stays).
+    /// `canOpen`, `canPerform(target:action:)` (whether the call reaches a registered action,
+    /// redirects and a degradation followed) and `destination`'s answer (default: stays).
     var check = Seen.ok
     var checkURL: Seen?
     var opens = true
-    var registered = true
+    var reaches = true
     var lands: Seen?
 
     var testDescription: String { name }
@@ -281,15 +282,15 @@ private let situations: [Situation] = [
         runs: Effects(body: 1, factory: 1)),
     Situation(
         name: "target missing", target: "Nope", action: "x", url: "Nope/x", local: missing(.targetNotFound, "Nope", "x"), runs: .nothing,
-        handle: .refused(missing(.targetNotFound, "Nope", "x")), check: missing(.targetNotFound, "Nope", "x"), opens: false, registered: false),
+        handle: .refused(missing(.targetNotFound, "Nope", "x")), check: missing(.targetNotFound, "Nope", "x"), opens: false, reaches: false),
     Situation(
         name: "action missing, no notFound", target: "Svc", action: "nope", url: "Svc/nope", local: missing(.actionNotFound, "Svc", "nope"),
         runs: Effects(factory: nil), handle: .refused(missing(.actionNotFound, "Svc", "nope")), check: missing(.actionNotFound, "Svc", "nope"),
-        opens: false, registered: false),
+        opens: false, reaches: false),
     Situation(
         name: "action missing, the target's notFound answers", target: "Helper", action: "nope", url: "Helper/nope", local: .answer("nf:nope"),
         runs: Effects(factory: 1, notFound: 1), handle: .refused(missing(.actionNotFound, "Helper", "nope")),
-        check: missing(.actionNotFound, "Helper", "nope"), opens: false, registered: false),
+        check: missing(.actionNotFound, "Helper", "nope"), opens: false, reaches: false),
     Situation(
         name: "the global fallback answers", target: "Nope", action: "x", url: "Nope/x",
         setup: { world in
@@ -301,7 +302,7 @@ private let situations: [Situation] = [
             world.mediator.setFallback(fallback)
         },
         local: .answer("fb:Nope/x"), runs: Effects(fallback: 1), handle: .refused(missing(.targetNotFound, "Nope", "x")),
-        check: missing(.targetNotFound, "Nope", "x"), opens: false, registered: false),
+        check: missing(.targetNotFound, "Nope", "x"), opens: false, reaches: false),
     Situation(
         name: "NoTargetAction/response answers", target: "Nope", action: "x", url: "Nope/x",
         setup: { world in
@@ -309,7 +310,7 @@ private let situations: [Situation] = [
                 target: "NoTargetAction", actions: [act("response", world.body) { "nta:\(try $0.value("actionString", as: String.self))" }])
         },
         local: .answer("nta:x"), runs: Effects(body: 1), handle: .refused(missing(.targetNotFound, "Nope", "x")),
-        check: missing(.targetNotFound, "Nope", "x"), opens: false, registered: false),
+        check: missing(.targetNotFound, "Nope", "x"), opens: false, reaches: false),
     Situation(
         name: "invalid params", target: "Svc", action: "sized", fields: ["n": "50"], url: "Svc/sized?n=50",
         local: .failure(.invalidParameter, "Svc", "sized"), runs: .nothing, check: .failure(.invalidParameter, "Svc", "sized")),
@@ -328,16 +329,16 @@ private let situations: [Situation] = [
         name: "a local-only action behind a redirect", target: "Alias", action: "peek", url: "Alias/peek",
         setup: { try $0.redirect { try $0.redirect("Alias/peek", to: "Svc/secret") } }, local: .answer("secret"),
         runs: Effects(body: 1, factory: 1), handle: .unspecified, remote: .failure(.forbidden, nil, nil), remoteRuns: .nothing,
-        checkURL: .failure(.forbidden, nil, nil), opens: false, registered: false, lands: .answer("Svc/secret")),
+        checkURL: .failure(.forbidden, nil, nil), opens: false, lands: .answer("Svc/secret")),
     Situation(
         name: "a local-only action behind a degradation", target: "Gone", action: "x", url: "Gone/x",
         setup: { try $0.redirect { try $0.degrade("Gone", to: "Svc/secret") } }, local: .answer("secret"), runs: Effects(body: 1, factory: 1),
         handle: .unspecified, remote: .failure(.forbidden, nil, nil), remoteRuns: .nothing, checkURL: .failure(.forbidden, nil, nil), opens: false,
-        registered: false, lands: .answer("Svc/secret")),
+        lands: .answer("Svc/secret")),
     Situation(
         name: "a redirect", target: "Old", action: "echo", fields: ["x": "1"], url: "Old/echo?x=1",
         setup: { try $0.redirect { try $0.redirect("Old", to: "Svc") } },
-        local: .answer("echo:1"), runs: Effects(body: 1, factory: 1), handle: .unspecified, registered: false, lands: .answer("Svc/echo")),
+        local: .answer("echo:1"), runs: Effects(body: 1, factory: 1), handle: .unspecified, lands: .answer("Svc/echo")),
     Situation(
         name: "a redirect loop (interceptors)", target: "Svc", action: "echo", url: "Svc/echo",
         setup: { world in
@@ -347,7 +348,7 @@ private let situations: [Situation] = [
         local: .failure(.redirectCycle, nil, nil), runs: .nothing),
     Situation(
         name: "a degradation", target: "Gone", action: "x", url: "Gone/x", setup: { try $0.redirect { try $0.degrade("Gone", to: "Web/open") } },
-        local: .answer("web:Gone/x"), runs: Effects(body: 1), handle: .unspecified, registered: false, lands: .answer("Web/open")),
+        local: .answer("web:Gone/x"), runs: Effects(body: 1), handle: .unspecified, lands: .answer("Web/open")),
     Situation(
         name: "eight redirects, then a degradation", target: "H0", action: "x", url: "H0/x",
         setup: { world in
@@ -357,7 +358,7 @@ private let situations: [Situation] = [
             }
         },
         local: .failure(.tooManyRedirects, nil, nil), runs: .nothing, handle: .unspecified, check: .failure(.tooManyRedirects, nil, nil), opens: false,
-        registered: false, lands: .failure(.tooManyRedirects, nil, nil)),
+        reaches: false, lands: .failure(.tooManyRedirects, nil, nil)),
     Situation(
         name: "an interceptor rejects", target: "Svc", action: "echo", url: "Svc/echo",
         setup: { $0.mediator.addInterceptor(Refuse(), scope: .action("echo", of: "Svc")) }, local: .failure(.rejected, "Svc", "echo"), runs: .nothing),
@@ -522,7 +523,7 @@ private let doors: [Door] = [
 
 /// Dry runs: each with its expectation (`nil`: not applicable). They consult no fallback.
 private let dryRuns: [(name: String, run: @Sendable (Mediator, Situation) -> Seen, expected: @Sendable (Situation) -> Seen?)] = [
-    ("canPerform(target:action:)", { m, s in .yes(m.canPerform(target: s.target, action: s.action)) }, { .yes($0.registered) }),
+    ("canPerform(target:action:)", { m, s in .yes(m.canPerform(target: s.target, action: s.action)) }, { .yes($0.reaches) }),
     ("canPerform(target:action:params:)", { m, s in .yes(m.canPerform(target: s.target, action: s.action, params: s.params)) }, { .yes($0.check == .ok) }),
     (
         "validate(target:action:params:)",
@@ -635,7 +636,7 @@ struct EntryPointAgreementTests {
         }
     }
 
-    @Test("At the depth limit every entry point refuses with callDepthExceeded for Target_R/Action_again", arguments: reentries)
+    @Test("At the depth limit every entry point refuses with callDepthExceeded, named R/again when called as Target_R/Action_again", arguments: reentries)
     fileprivate func depthLimit(_ reentry: Reentry) async throws {
         let world = World(maximumCallDepth: 4)
         let body = world.body
@@ -656,7 +657,7 @@ struct EntryPointAgreementTests {
             try world.mediator.register(target: "R", actions: [action])
             got = await seenAwaiting { try await run(world.mediator) }
         }
-        #expect(got == .failure(.callDepthExceeded, "Target_R", "Action_again"), "\(reentry.name) gave \(got)")
+        #expect(got == .failure(.callDepthExceeded, "R", "again"), "\(reentry.name) gave \(got)")
         #expect(body.value == 4, "\(reentry.name): the action ran \(body.value) times under a limit of 4")
     }
 

@@ -33,10 +33,6 @@ struct PolicyAttempt: Sendable, CustomStringConvertible {
         self.setup = setup
     }
 
-    /// Whether the URL's own action runs (and fails) before the degradation is refused: the URL
-    /// completion is then called, with the refusal, as for any call that ran.
-    var degrades: Bool { description.contains("degradation") }
-
     static func table(_ body: (inout RedirectTable) throws -> Void) rethrows -> RedirectTable {
         var table = RedirectTable()
         try body(&table)
@@ -101,7 +97,7 @@ struct PolicyAttempt: Sendable, CustomStringConvertible {
             mediator, _ in
             mediator.setRedirects(try table { try $0.degrade("Notes", to: "Profile/wipeAll") })
         },
-        PolicyAttempt("a degradation of a missing target to a native fallback", url: "app://Gone/x", destination: "Profile/nativeWipe", validateSees: false) {
+        PolicyAttempt("a degradation of a missing target to a native fallback", url: "app://Gone/x", destination: "Profile/nativeWipe") {
             mediator, _ in
             mediator.setRedirects(try table { try $0.degrade("Gone", to: "Profile/nativeWipe") })
         },
@@ -170,13 +166,13 @@ struct InterceptionPolicyTests {
         #expect(asyncError?.code == .forbidden, "\(attempt)")
         #expect(syncOpen(mediator, attempt.url) == nil)
         #expect(await mediator.open(attempt.url) == nil)
-        // Refused before anything ran, the completion is not called (as for any URL refusal); after
-        // the URL's own action ran and failed, it is told of the refused degradation.
+        // Refused by the mediator's URL rules, the completion is not called, wherever on the way
+        // the refusal came (even after the URL's own action ran and failed, then degraded).
         let told = ReadWriteLock<[String]>([])
         mediator.open(attempt.url) { outcome in
             told.withLock { $0.append((outcome["error"] as? MediatorError)?.code.rawValue ?? "none") }
         }
-        #expect(told.withLock { $0 } == (attempt.degrades ? ["forbidden"] : []), "\(attempt)")
+        #expect(told.withLock { $0 } == [], "\(attempt)")
         #expect(world.ran(attempt.destination) == 0, "\(attempt)")
         #expect(!log.requests.contains { $0.name == attempt.destination }, "\(attempt): an interceptor saw the refused call")
     }

@@ -58,19 +58,26 @@ extension Mediator {
 
     /// The refusal of a call nested deeper than ``maximumCallDepth``.
     func callDepthExceededError(target: String, action: String) -> MediatorError {
+        // Short names, as a call that was looked up shows them, whichever entry point refused it.
         MediatorError(
-            .callDepthExceeded, target: target, action: action,
+            .callDepthExceeded, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action),
             reason: "not run: \(maximumCallDepth) mediator calls are already nested (maximumCallDepth); does an action call itself without end?"
         )
     }
 
-    /// The refusal of a URL call nested deeper than ``maximumCallDepth``, before its URL is parsed.
+    /// The refusal of a URL call nested deeper than ``maximumCallDepth``: named after what the
+    /// URL asks for, read as a dry run reads it (nothing runs), when it names an action.
     func callDepthExceededError(url: String) -> MediatorError {
-        MediatorError(
+        var error = MediatorError(
             .callDepthExceeded,
             reason:
                 "\(describe(url, limit: 120)) not run: \(maximumCallDepth) mediator calls are already nested (maximumCallDepth); does a completion or an action call itself without end?"
         )
+        if case .call(let target, let action, _) = urlCall(url, extra: nil, capturing: false) {
+            error.target = target
+            error.action = action
+        }
+        return error
     }
 
     /// The precise error for a call nothing answered. Computed only on the throwing path, with

@@ -101,9 +101,11 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
 
     /// The kind of failure.
     public let code: Code
-    /// The target asked for: its short name when it was found, otherwise the text the caller gave.
+    /// The target asked for: its short name when it was found (and for `callDepthExceeded`, which
+    /// refuses a call before it is looked up), otherwise the text the caller gave.
     public internal(set) var target: String?
-    /// The action asked for: its short name when it was found, otherwise the text the caller gave.
+    /// The action asked for: its short name when it was found (and for `callDepthExceeded`),
+    /// otherwise the text the caller gave.
     public internal(set) var action: String?
     /// The parameter at fault, for ``Code/invalidParameter`` and ``Code/duplicateParameter``.
     public let parameter: String?

@@ -349,22 +349,13 @@ extension Mediator {
     /// The fallback is a hop like a redirect's: it goes through the table, the URL rules and the
     /// interceptors in its scope.
     private func degraded(_ call: inout InterceptedCall, _ outcome: Outcome, awaiting: Bool) -> Outcome {
-        let degraded: Outcome
         switch degradation(of: &call, outcome) {
         case .none: return outcome
-        case .refused(let error): degraded = .failed(error)
+        case .refused(let error): return .failed(error)
         case .moved:
             call.awaiting = awaiting
-            degraded = route(&call)
+            return route(&call)
         }
-        // The URL's own call was made (and failed) before its fallback was refused: it is not a
-        // URL refused before anything ran, so a URL completion is told, as it would have been of
-        // the failure.
-        if case .failed(var error) = degraded, error.isURLRefusal {
-            error.isURLRefusal = false
-            return .failed(error)
-        }
-        return degraded
     }
 
     /// The end of a call: its error told where the call ended, then the record to the interceptors
@@ -418,15 +409,15 @@ extension Mediator {
             reason: "rejected by interceptor \"\(oneLine(interceptor.name, limit: 100))\": \(oneLine(String(describing: error), limit: 500))")
     }
 
-    /// Tells the observers of a URL call the URL rules refused before it was dispatched (a
-    /// `native` action, a target outside the allow-list): they hear of every call. No interceptor
-    /// sees it.
-    func reportRefused(_ error: MediatorError, url: String, counted: Bool) {
-        guard let target = error.target, let action = error.action,
-            let interception = state.withReadLock({ $0.interception }), !interception.observers.isEmpty
-        else { return }
+    /// Tells the observers of a URL call that failed before it was dispatched (malformed, or
+    /// refused by the URL rules: a `native` action, a target outside the allow-list): they hear of
+    /// every call. No interceptor sees it. A URL too malformed to name a target and action is
+    /// reported with empty names.
+    func reportUndispatched(_ error: MediatorError, url: String, counted: Bool) {
+        guard let interception = state.withReadLock({ $0.interception }), !interception.observers.isEmpty else { return }
         let record = CallRecord.unreported(
-            target: target, action: action, result: .failure(error), origin: .url(url), depth: counted ? CallDepth.current : CallDepth.current + 1)
+            target: error.target ?? "", action: error.action ?? "", result: .failure(error), origin: .url(url),
+            depth: counted ? CallDepth.current : CallDepth.current + 1)
         for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
     }
 }

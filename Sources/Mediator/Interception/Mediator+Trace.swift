@@ -51,7 +51,7 @@ extension Mediator {
         target: String, action: String, params: Params, shouldCacheTarget: Bool, awaiting: Bool, report: @escaping @Sendable (CallRecord) -> Void
     ) -> Outcome {
         guard let saved = CallDepth.enter(limit: maximumCallDepth) else {
-            return .failed(callDepthExceededError(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action)))
+            return .failed(callDepthExceededError(target: target, action: action))
         }
         defer { CallDepth.restore(saved) }
         var interception: Interception?

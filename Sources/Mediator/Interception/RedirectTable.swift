@@ -185,20 +185,29 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
 
     // MARK: Lookups
 
-    /// Where one hop sends a call to `target`/`action` (canonical names), or `nil`.
+    /// Where one hop sends a call to `target`/`action`, or `nil`. Names are compared byte for
+    /// byte: `String`'s own equality would let a look-alike (`"\u{212A}iosk"`, KELVIN SIGN)
+    /// find the entry of `Kiosk` (the entries are canonical, ASCII; the check runs only on a hit).
     @inline(__always)
     func destination(target: String, action: String) -> Destination? {
-        if !actions.isEmpty, let found = actions[Destination(target: target, action: action)] { return found }
-        if !targets.isEmpty, let renamed = targets[target] { return Destination(target: renamed, action: action) }
+        if !actions.isEmpty, let index = actions.index(forKey: Destination(target: target, action: action)) {
+            let key = actions.keys[index]
+            if key.target.utf8.elementsEqual(target.utf8) && key.action.utf8.elementsEqual(action.utf8) { return actions.values[index] }
+        }
+        if !targets.isEmpty, let index = targets.index(forKey: target), targets.keys[index].utf8.elementsEqual(target.utf8) {
+            return Destination(target: targets.values[index], action: action)
+        }
         return nil
     }
 
     /// Whether any target degrades.
     var hasFallbacks: Bool { !fallbacks.isEmpty }
 
-    /// The fallback for the failing calls of `target`, or `nil`.
+    /// The fallback for the failing calls of `target`, or `nil` (compared byte for byte, as
+    /// ``destination(target:action:)`` compares).
     func fallback(of target: String) -> Destination? {
-        fallbacks.isEmpty ? nil : fallbacks[target]
+        guard !fallbacks.isEmpty, let index = fallbacks.index(forKey: target), fallbacks.keys[index].utf8.elementsEqual(target.utf8) else { return nil }
+        return fallbacks.values[index]
     }
 
     // MARK: Building

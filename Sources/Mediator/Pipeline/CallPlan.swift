@@ -42,10 +42,13 @@ extension Mediator {
     }
 
     private static func plan(target asked: String, action askedAction: String, remote: Bool, in registry: Registry) -> CallPlan {
+        // A name with no canonical form reaches nothing (`String`'s equality would let a look-alike
+        // find a registered name; canonical names are ASCII, compared byte for byte).
+        guard var target = Names.canonical(asked, as: .target), var action = Names.canonical(askedAction, as: .action) else {
+            return CallPlan(end: .missing(target: asked, action: askedAction), route: [], degradedFrom: nil)
+        }
         let table = registry.interception?.redirects
         let remotePolicy = remote ? registry.urlPolicy : nil
-        var target = Names.shown(asked, as: .target)
-        var action = Names.shown(askedAction, as: .action)
         var route: [String] = []
         var degradedFrom: (target: String, action: String)?
         func ending(_ end: CallPlan.End) -> CallPlan { CallPlan(end: end, route: route, degradedFrom: degradedFrom) }

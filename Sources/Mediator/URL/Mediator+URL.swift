@@ -152,8 +152,10 @@ extension Mediator {
     ///
     /// `completion` gets `["result": value]` when the action returned a value, `[:]` when it
     /// returned nothing, and `["error": MediatorError]` when the call failed; it is not called
-    /// at all when the call is refused as `forbidden` (CTMediator's behaviour for `native` actions).
-    /// Otherwise it is called exactly once.
+    /// at all when the mediator refuses the call as `forbidden` (CTMediator's behaviour for
+    /// `native` actions): by the URL rules or at a local-only action, where the URL leads or where
+    /// a redirect or degradation sends it. Otherwise (a `forbidden` error an action or fallback
+    /// throws included) it is called exactly once.
     ///
     /// A call that can finish without awaiting calls `completion` before `open` returns, as
     /// CTMediator does. One that must await (an async action, factory, `notFound` or fallback, or
@@ -239,7 +241,7 @@ extension Mediator {
             case .none: return dispatch(otherwise, url: url, counted: counted, awaiting: awaiting)
             }
         case .failed(let error):
-            if error.isURLRefusal { reportRefused(error, url: url, counted: counted) }
+            reportUndispatched(error, url: url, counted: counted)
             return .failed(error)
         }
     }
