@@ -19,6 +19,52 @@ struct CompletionTests {
         return (got.withReadLock { $0 }, calls.value)
     }
 
+    @Test(
+        "A completion that restarts its call stops one level past the depth limit, by perform and by open alike",
+        .bug(id: "completion-restart", "perform's completion restarted its call without end"))
+    func restartingCompletionStops() async throws {
+        let limit = 4
+        let mediator = Mediator(maximumCallDepth: limit)
+        try mediator.register(target: "Sync", actions: [Action("one") { _, _ in 1 }])
+        // perform(completion:): each completion starts the call again and hands over its task;
+        // the chain is over when a task ends without its completion having run.
+        let performed = ReadWriteLock<[MediatorError.Code?]>([])
+        // Every task started, in any order: a task's completion adds the next before it ends, so
+        // once every task listed has ended, the list is whole.
+        let tasks = ReadWriteLock<[Task<Void, Never>]>([])
+        @Sendable func restart() {
+            let task = mediator.perform(target: "Sync", action: "one") { result in
+                let code: MediatorError.Code? =
+                    switch result {
+                    case .success: nil
+                    case .failure(let error): error.code
+                    }
+                performed.withLock { $0.append(code) }
+                restart()
+            }
+            tasks.withLock { $0.append(task) }
+        }
+        restart()
+        var rounds = 0
+        while let task = tasks.withReadLock({ rounds < $0.count ? $0[rounds] : nil }) {
+            await task.value
+            rounds += 1
+        }
+        // Rounds at depths 0...limit complete (the last refused), the one after does not.
+        #expect(rounds == limit + 2)
+        #expect(performed.withReadLock { $0 } == Array(repeating: nil, count: limit) + [.callDepthExceeded])
+        // open(_:completion:): the same count and the same last error.
+        let opened = ReadWriteLock<[MediatorError.Code?]>([])
+        @Sendable func reopen() {
+            mediator.open("app://Sync/one") { outcome in
+                opened.withLock { $0.append((outcome["error"] as? MediatorError)?.code) }
+                reopen()
+            }
+        }
+        reopen()
+        #expect(opened.withReadLock { $0 } == performed.withReadLock { $0 })
+    }
+
     @Test("Sync and async actions, failures and a throwing fallback each complete once")
     func once() async throws {
         let mediator = Mediator()

@@ -78,7 +78,9 @@ extension Mediator {
     /// returned), not on the main actor unless you hop there (`Task { @MainActor in ... }`). It
     /// counts as one call nested in the call it completes, as ``open(_:completion:)``'s does, so a
     /// completion that starts the same call again ends, ``maximumCallDepth`` levels down, in
-    /// ``MediatorError/Code/callDepthExceeded``. Cancel the returned task to
+    /// ``MediatorError/Code/callDepthExceeded``, told to the completion one level deeper; a
+    /// completion that calls again from there is not called back, which is where the recursion
+    /// stops (the one exception to "exactly once"). Cancel the returned task to
     /// cancel the call: the completion then gets what the action made of it (a
     /// ``MediatorError/Code/cancelled`` error if it stopped with `CancellationError`).
     ///
@@ -104,6 +106,9 @@ extension Mediator {
             let outcome = await CallDepth.$taskDepth.withValue(depth) {
                 await self.dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
             }
+            // One level deeper than the call; no deeper than one past the limit, as for a URL
+            // completion: a completion that restarts its call without end stops here.
+            guard depth <= self.maximumCallDepth else { return }
             CallDepth.$taskDepth.withValue(depth + 1) { completion(outcome.result(self)) }
         }
     }
