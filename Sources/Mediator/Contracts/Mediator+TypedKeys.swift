@@ -38,7 +38,7 @@ extension Mediator {
             }
         }
         let result = try dispatch(
-            target: key.target, action: key.action, params: [:], input: TypedInput(input), shouldCacheTarget: shouldCacheTarget, counted: true
+            target: key.target, action: key.action, params: [:], input: TypedInput(input), shouldCacheTarget: shouldCacheTarget, depth: .counted
         ).value(self)
         return try output(result, of: key)
     }

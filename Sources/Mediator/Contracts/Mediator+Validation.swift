@@ -36,7 +36,7 @@ extension Mediator {
     ///   `actionNotFound` (a fallback might still answer such a call; it is not consulted),
     ///   `invalidParameter`, `redirectCycle` or `tooManyRedirects`.
     public func validate(target: String, action: String, params: Params) throws(MediatorError) {
-        try check(target: target, action: action, params: params, remote: false, outside: false)
+        try check(target: target, action: action, params: params, origin: .inProcess)
     }
 
     /// Checks a URL call as ``open(_:)-7epki`` would before running it, and runs nothing:
@@ -54,27 +54,27 @@ extension Mediator {
     ///   `invalidParameter` (undeclared params are refused from URLs by default).
     public func validate(url: String) throws(MediatorError) {
         let request = try parse(url: url).get()
-        try check(target: request.target, action: request.action, params: request.params, remote: true, outside: true)
+        try check(target: request.target, action: request.action, params: request.params, origin: .url(url))
     }
 
     /// The dry run of the command-line layer: as ``validate(target:action:params:)``, with the
     /// undeclared-params policy of calls from outside.
     package func validateFromOutside(target: String, action: String, params: Params) throws(MediatorError) {
-        try check(target: target, action: action, params: params, remote: false, outside: true)
+        try check(target: target, action: action, params: params, origin: .commandLine)
     }
 
     /// A call from outside the program that is not a URL (the command-line layer): as the async
     /// `call`, with undeclared params refused by the default policy. Local-only actions stay
     /// reachable: the person at the command line is the program's user.
     package func callFromOutside(target: String, action: String, params: Params, shouldCacheTarget: Bool) async throws(MediatorError) -> (any Sendable)? {
-        try await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, outside: true).value(self)
+        try await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, origin: .commandLine).value(self)
     }
 
     /// The dry run: where the call goes (``CallPlan``: redirects, URL rules, a degradation,
     /// local-only actions; interceptors decide only when it is made), then the arguments the
     /// action there would get, checked.
-    private func check(target: String, action: String, params: Params, remote: Bool, outside: Bool) throws(MediatorError) {
-        let plan = plan(target: target, action: action, remote: remote)
+    private func check(target: String, action: String, params: Params, origin: CallOrigin) throws(MediatorError) {
+        let plan = plan(target: target, action: action, remote: origin.isRemote)
         var failure: MediatorError
         switch plan.end {
         case .refused(let error):
@@ -88,7 +88,7 @@ extension Mediator {
                 let reason = notAnsweredError(target: failed.target, action: failed.action).description
                 params = Self.degradationParams(target: failed.target, action: failed.action, params: params, reason: reason)
             }
-            let checked = arguments(found.run, found.contract, params: params, input: nil, outside: outside, target: target, action: found.name)
+            let checked = arguments(found.run, found.contract, params: params, input: nil, outside: origin.isFromOutside, target: target, action: found.name)
             guard case .failure(let error) = checked else { return }
             failure = error
         }

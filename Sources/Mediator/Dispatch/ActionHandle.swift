@@ -181,7 +181,7 @@ public struct ActionHandle: Sendable {
             pinned = .action(resolved, registered)
         }
         return mediator.interceptedDispatch(
-            interception, target: target, action: action, params: params, input: input, shouldCacheTarget: cache, remote: false, outside: false, url: nil,
+            interception, target: target, action: action, params: params, input: input, shouldCacheTarget: cache, origin: .inProcess,
             awaiting: awaiting, first: pinned)
     }
 

@@ -68,12 +68,10 @@ extension Mediator {
     /// The whole call, awaiting what must be awaited: the synchronous pipeline first (most
     /// calls end there), then, if it stopped, the rest with the call's depth in the task.
     func dispatchAwaiting(
-        target: String, action: String, params: Params, input: TypedInput? = nil, shouldCacheTarget: Bool, remote: Bool = false,
-        outside: Bool = false
+        target: String, action: String, params: Params, input: TypedInput? = nil, shouldCacheTarget: Bool, origin: CallOrigin = .inProcess
     ) async -> Outcome {
         let outcome = dispatch(
-            target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside,
-            awaiting: true)
+            target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, origin: origin, awaiting: true)
         guard case .suspended = outcome else { return outcome }
         // `dispatch` counted the call one deeper than the code around it.
         return await outcome.finished(depth: CallDepth.current + 1)

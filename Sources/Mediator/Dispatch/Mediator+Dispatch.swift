@@ -104,6 +104,14 @@ extension Mediator {
         case missingTarget
     }
 
+    /// Whether a call is still to be counted in ``CallDepth`` when it is dispatched.
+    enum DepthCount {
+        /// The dispatch counts it (and refuses it past ``maximumCallDepth``).
+        case enter
+        /// The caller has counted it already.
+        case counted
+    }
+
     /// The resolution of `action` in a target's slot (under the read lock).
     @inline(__always)
     private func resolve(in slot: TargetSlot, action: String?, remote: Bool) -> Resolution {
@@ -149,23 +157,24 @@ extension Mediator {
 
     /// Runs a call through resolution, the cache and the fallbacks, as far as it can go without
     /// awaiting; at a step that must await it stops before running that step, and returns
-    /// `.suspended` with the rest of the call. A `remote` call is refused (`forbidden`) when it
+    /// `.suspended` with the rest of the call. A URL call is refused (`forbidden`) when it
     /// resolves to a local-only action, before anything runs.
     ///
     /// - Parameters:
-    ///   - counted: the caller has already counted this call in ``CallDepth`` (an entry point
-    ///     that runs user code of its own around the dispatch, such as a completion).
+    ///   - depth: `.counted` when the caller has already counted this call in ``CallDepth`` (an
+    ///     entry point that runs user code of its own around the dispatch, such as a completion).
+    ///   - origin: where the call came from: a URL call meets the URL rules (local-only actions
+    ///     refused); a URL or command-line call has undeclared params refused by the default policy.
     ///   - awaiting: the caller will await the rest of the call if it suspends, so it must not
     ///     block a thread either: it suspends rather than wait for another call's creation of the
     ///     cached instance, even by a synchronous factory.
     ///   - input: a typed key's input: passed as is to an action registered against a key of its
     ///     type, else encoded to params (which `params` then stands in for).
-    ///   - outside: the call came from outside the program (the command line; a `remote` call
-    ///     always does): undeclared params are refused by the default policy.
     func dispatch(
-        target: String, action: String, params: Params, input: TypedInput? = nil, shouldCacheTarget: Bool, remote: Bool = false,
-        outside: Bool = false, url: String? = nil, counted: Bool = false, awaiting: Bool = false
+        target: String, action: String, params: Params, input: TypedInput? = nil, shouldCacheTarget: Bool, origin: CallOrigin = .inProcess,
+        depth: DepthCount = .enter, awaiting: Bool = false
     ) -> Outcome {
+        let counted = depth == .counted
         var saved = 0
         if !counted {
             guard let entered = CallDepth.enter(limit: maximumCallDepth) else {
@@ -178,22 +187,22 @@ extension Mediator {
         let canonicalTarget = Names.canonical(target, as: .target)
         let canonicalAction = Names.canonical(action, as: .action)
         var interception: Interception?
-        let resolution = resolve(canonicalTarget: canonicalTarget, action: canonicalAction, remote: remote, interception: &interception)
+        let resolution = resolve(canonicalTarget: canonicalTarget, action: canonicalAction, remote: origin.isRemote, interception: &interception)
         if let interception {
             // The resolution stands for the call's first stop unless a redirect moves it.
             return interceptedDispatch(
                 interception, target: target, action: action, shown: (canonicalTarget ?? target, canonicalAction ?? action), params: params, input: input,
-                shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside, url: url, awaiting: awaiting, first: resolution)
+                shouldCacheTarget: shouldCacheTarget, origin: origin, awaiting: awaiting, first: resolution)
         }
         return proceed(
-            resolution, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside,
+            resolution, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, origin: origin,
             awaiting: awaiting)
     }
 
     /// The plain pipeline from a resolution on: arguments, instance, action, fallbacks.
     @inline(__always)
     func proceed(
-        _ resolution: Resolution, target: String, action: String, params: Params, input: TypedInput?, shouldCacheTarget: Bool, remote: Bool, outside: Bool,
+        _ resolution: Resolution, target: String, action: String, params: Params, input: TypedInput?, shouldCacheTarget: Bool, origin: CallOrigin,
         awaiting: Bool
     ) -> Outcome {
         switch resolution {
@@ -205,12 +214,12 @@ extension Mediator {
                     return .failed(actionFailedError(from: error, asked: target, action))
                 }
             }
-            return runReady(run, on: instance, contract: nil, params: params, input: input, outside: remote || outside, target: target, action: action)
+            return runReady(run, on: instance, contract: nil, params: params, input: input, outside: origin.isFromOutside, target: target, action: action)
 
         case .readyDeclared(let run, let instance, let contract):
             // Declared params, all already of their types: checked in place, no copy.
             if input == nil, case .sync(let body) = run,
-                contract.acceptsQuickly(params, refuseUndeclared: refusesUndeclared(contract, outside: remote || outside))
+                contract.acceptsQuickly(params, refuseUndeclared: refusesUndeclared(contract, outside: origin.isFromOutside))
             {
                 do {
                     return .answered(try body(instance, params))
@@ -218,19 +227,19 @@ extension Mediator {
                     return .failed(actionFailedError(from: error, asked: target, action))
                 }
             }
-            return runReady(run, on: instance, contract: contract, params: params, input: input, outside: remote || outside, target: target, action: action)
+            return runReady(run, on: instance, contract: contract, params: params, input: input, outside: origin.isFromOutside, target: target, action: action)
 
         case .action(let resolved, let found):
             return runAction(
-                resolved, found, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote, outside: outside, awaiting: awaiting)
+                resolved, found, params: params, input: input, shouldCacheTarget: shouldCacheTarget, origin: origin, awaiting: awaiting)
 
         case .missingAction(let resolved, let notFound):
             return missingAction(
-                resolved, notFound, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, remote: remote,
-                awaiting: awaiting)
+                resolved, notFound, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget,
+                origin: origin, awaiting: awaiting)
 
         case .missingTarget:
-            return missingTarget(target: target, action: action, params: params, input: input, remote: remote)
+            return missingTarget(target: target, action: action, params: params, input: input, remote: origin.isRemote)
         }
     }
 
@@ -251,17 +260,17 @@ extension Mediator {
 
     /// A resolved action whose instance must be made or found: arguments, instance, action.
     private func runAction(
-        _ resolved: ResolvedTarget, _ found: RegisteredAction, params given: Params, input: TypedInput?, shouldCacheTarget: Bool, remote: Bool,
-        outside: Bool, awaiting: Bool
+        _ resolved: ResolvedTarget, _ found: RegisteredAction, params given: Params, input: TypedInput?, shouldCacheTarget: Bool, origin: CallOrigin,
+        awaiting: Bool
     ) -> Outcome {
-        if remote && found.isLocalOnly { return .failed(Self.localOnlyError(target: resolved.name, action: found.name)) }
+        if origin.isRemote && found.isLocalOnly { return .failed(Self.localOnlyError(target: resolved.name, action: found.name)) }
         let run: ActionRun
         let params: Params
         if found.contract == nil && input == nil {
             (run, params) = (found.run, given)
         } else {
             let prepared = arguments(
-                found.run, found.contract, params: given, input: input, outside: remote || outside, target: resolved.name, action: found.name)
+                found.run, found.contract, params: given, input: input, outside: origin.isFromOutside, target: resolved.name, action: found.name)
             guard case .success(let arguments) = prepared else { return .failed(prepared.failure) }
             (run, params) = arguments
         }
@@ -292,7 +301,7 @@ extension Mediator {
     /// A missing action: the target's `notFound`, CTMediator's drop rule, then the global fallback.
     private func missingAction(
         _ resolved: ResolvedTarget, _ notFound: NotFoundHandler?, target: String, action: String, params given: Params, input: TypedInput?,
-        shouldCacheTarget: Bool, remote: Bool, awaiting: Bool
+        shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool
     ) -> Outcome {
         let params: Params
         if input == nil {
@@ -310,7 +319,7 @@ extension Mediator {
             func suspended(_ reason: AwaitReason) -> Outcome {
                 suspend(reason, target: resolved.name, action: action) {
                     await self.missingActionAwaiting(
-                        resolved, notFound, target: target, action: action, params: params, cache: shouldCacheTarget, remote: remote)
+                        resolved, notFound, target: target, action: action, params: params, cache: shouldCacheTarget, remote: origin.isRemote)
                 }
             }
             guard notFound.canRunNow else { return suspended(notFound.awaitReason) }
@@ -330,8 +339,8 @@ extension Mediator {
                     actionFailedError(from: error, target: resolved.name, action: action, context: "no such action, and the target's notFound failed"))
             }
         }
-        applyDropRule(resolved, hasNotFound: hasNotFound, remote: remote)
-        return fallback(target: target, action: action, params: params, remote: remote)
+        applyDropRule(resolved, hasNotFound: hasNotFound, remote: origin.isRemote)
+        return fallback(target: target, action: action, params: params, remote: origin.isRemote)
 
     }
 

@@ -15,8 +15,8 @@ extension Mediator {
         /// A typed key's input that has no plain form (the call then goes on with it as it is).
         var input: TypedInput?
         let shouldCacheTarget: Bool
-        let remote: Bool
-        let outside: Bool
+        /// Where the call came from (the request's origin, kept apart so a stage reads one field).
+        let origin: CallOrigin
         /// Whether the rest of the call is awaited (a degradation after an await is).
         var awaiting: Bool
         /// The interceptors whose `intercept` ran, in order: the first `ranCount` of `ranChain` (the
@@ -51,25 +51,25 @@ extension Mediator {
     /// rest (redirects, later stops, a degradation, the records) goes on in an ``InterceptedCall``.
     func interceptedDispatch(
         _ interception: Interception, target: String, action: String, shown: (target: String, action: String)? = nil, params: Params, input: TypedInput?,
-        shouldCacheTarget: Bool, remote: Bool, outside: Bool, url: String?, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil,
+        shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil,
         first resolved: Resolution
     ) -> Outcome {
         // The frame of this function stays on the stack while the action runs (and nests calls),
         // so the work before and after `proceed` is done in functions of their own: in a debug
         // build every temporary of a function takes stack room for the whole call.
         var stop = firstStop(
-            interception, target: target, action: action, shown: shown, params: params, input: input, remote: remote, outside: outside, url: url, report: report
+            interception, target: target, action: action, shown: shown, params: params, input: input, origin: origin, report: report
         )
-        guard let next = interceptFirstStop(interception, &stop, remote: remote, resolved: resolved) else {
+        guard let next = interceptFirstStop(interception, &stop, remote: origin.isRemote, resolved: resolved) else {
             // The names as the caller wrote them, as the plain pipeline passes them: its errors, a
             // target's notFound and the global fallback see what was asked.
             return afterFirstStop(
                 proceed(
                     resolved, target: target, action: action, params: stop.request.params, input: stop.input, shouldCacheTarget: shouldCacheTarget,
-                    remote: remote, outside: outside, awaiting: awaiting),
-                interception, stop, options: (shouldCacheTarget, remote, outside, awaiting), report: report)
+                    origin: origin, awaiting: awaiting),
+                interception, stop, options: (shouldCacheTarget, origin, awaiting), report: report)
         }
-        return continued(next, interception, stop, options: (shouldCacheTarget, remote, outside, awaiting), report: report)
+        return continued(next, interception, stop, options: (shouldCacheTarget, origin, awaiting), report: report)
     }
 
     /// The end of a first stop that ran the plain pipeline: its outcome as it is when nothing more
@@ -79,7 +79,7 @@ extension Mediator {
     @inline(__always)
     private func afterFirstStop(
         _ outcome: Outcome, _ interception: Interception, _ stop: FirstStop,
-        options: (shouldCacheTarget: Bool, remote: Bool, outside: Bool, awaiting: Bool), report: (@Sendable (CallRecord) -> Void)?
+        options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool), report: (@Sendable (CallRecord) -> Void)?
     ) -> Outcome {
         if report == nil, !interception.redirects.hasFallbacks,
             !interception.records || (interception.observers.isEmpty && !stop.chain.prefix(stop.ran).contains { $0.observer != nil })
@@ -112,7 +112,7 @@ extension Mediator {
     @inline(__always)
     private func firstStop(
         _ interception: Interception, target: String, action: String, shown: (target: String, action: String)?, params: Params, input: TypedInput?,
-        remote: Bool, outside: Bool, url: String?, report: (@Sendable (CallRecord) -> Void)?
+        origin: CallOrigin, report: (@Sendable (CallRecord) -> Void)?
     ) -> FirstStop {
         // The names as errors and interceptors show them (canonical when valid), unless the caller
         // has them already.
@@ -127,7 +127,7 @@ extension Mediator {
         }
         let request = CallRequest(
             askedTarget: target, askedAction: action, target: shownTarget, action: shownAction, params: params,
-            origin: remote ? .url(url ?? "") : outside ? .commandLine : .inProcess, depth: CallDepth.current)
+            origin: origin, depth: CallDepth.current)
         // The clock is read only if the call may be recorded.
         return FirstStop(
             target: shownTarget, action: shownAction, request: request, askedParams: params, input: typedInput,
@@ -193,12 +193,12 @@ extension Mediator {
     /// the first stop's frame, which stays on the stack while the action runs and nests calls.
     @inline(never)
     private func continued(
-        _ next: Continuation, _ interception: Interception, _ stop: FirstStop, options: (shouldCacheTarget: Bool, remote: Bool, outside: Bool, awaiting: Bool),
+        _ next: Continuation, _ interception: Interception, _ stop: FirstStop, options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool),
         report: (@Sendable (CallRecord) -> Void)?
     ) -> Outcome {
         var call = InterceptedCall(
             interception: interception, firstTarget: stop.target, firstAction: stop.action, askedParams: stop.askedParams,
-            request: stop.request, input: stop.input, shouldCacheTarget: options.shouldCacheTarget, remote: options.remote, outside: options.outside,
+            request: stop.request, input: stop.input, shouldCacheTarget: options.shouldCacheTarget, origin: options.origin,
             awaiting: options.awaiting, ranChain: stop.chain, ranCount: stop.ran, observed: stop.chain.prefix(stop.ran).contains { $0.observer != nil },
             start: stop.start, report: report)
         switch next {
@@ -253,7 +253,7 @@ extension Mediator {
                 continue
             }
             var ignored: Interception?
-            let resolved = resolve(target: call.request.target, action: call.request.action, remote: call.remote, interception: &ignored)
+            let resolved = resolve(target: call.request.target, action: call.request.action, remote: call.origin.isRemote, interception: &ignored)
             if let outcome = stop(&call, resolved) { return outcome }
         }
     }
@@ -265,7 +265,7 @@ extension Mediator {
         // The names of this stop, copied alone (a copy of the whole request retains all it holds).
         let target = call.request.target
         let action = call.request.action
-        if call.remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
+        if call.origin.isRemote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
             return .failed(Self.localOnlyError(target: resolvedTarget.name, action: found.name))
         }
         let chain = call.interception.chain(target: target, action: action)
@@ -289,7 +289,7 @@ extension Mediator {
         case .proceed:
             return proceed(
                 resolved, target: target, action: action, params: call.request.params, input: call.input, shouldCacheTarget: call.shouldCacheTarget,
-                remote: call.remote, outside: call.outside, awaiting: call.awaiting)
+                origin: call.origin, awaiting: call.awaiting)
         case .answer(let value):
             return .answered(value)
         case .redirect(let newTarget, let newAction):
@@ -306,7 +306,7 @@ extension Mediator {
         // `redirectedFrom`) is the pairs before it, and the reason names the whole chain.
         let hops = call.route.count
         let problem = Self.hop(
-            &call.route, from: (call.request.target, call.request.action), to: (target, action), remotePolicy: call.remote ? urlPolicy : nil)
+            &call.route, from: (call.request.target, call.request.action), to: (target, action), remotePolicy: call.origin.isRemote ? urlPolicy : nil)
         // A hop the URL rules refuse is taken (the refusal names its destination).
         if call.route.count > hops {
             call.request.target = target
@@ -413,11 +413,11 @@ extension Mediator {
     /// refused by the URL rules: a `native` action, a target outside the allow-list): they hear of
     /// every call. No interceptor sees it. A URL too malformed to name a target and action is
     /// reported with empty names.
-    func reportUndispatched(_ error: MediatorError, url: String, counted: Bool) {
+    func reportUndispatched(_ error: MediatorError, url: String, depth: DepthCount) {
         guard let interception = state.withReadLock({ $0.interception }), !interception.observers.isEmpty else { return }
         let record = CallRecord.unreported(
             target: error.target ?? "", action: error.action ?? "", result: .failure(error), origin: .url(url),
-            depth: counted ? CallDepth.current : CallDepth.current + 1)
+            depth: depth == .counted ? CallDepth.current : CallDepth.current + 1)
         for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
     }
 }

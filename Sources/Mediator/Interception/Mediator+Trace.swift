@@ -58,7 +58,7 @@ extension Mediator {
         let resolution = resolve(target: target, action: action, remote: false, interception: &interception)
         return interceptedDispatch(
             interception ?? Self.noInterception, target: target, action: action, params: params, input: nil, shouldCacheTarget: shouldCacheTarget,
-            remote: false, outside: false, url: nil, awaiting: awaiting, report: report, first: resolution)
+            origin: .inProcess, awaiting: awaiting, report: report, first: resolution)
     }
 
     /// What a traced call goes through when nothing intercepts calls.

@@ -190,7 +190,7 @@ extension Mediator {
         }
         defer { CallDepth.restore(saved) }
         let depth = CallDepth.current
-        let outcome = dispatch(url: url, counted: true)
+        let outcome = dispatch(url: url, depth: .counted)
         if case .suspended = outcome {
             Task {
                 let finished = await outcome.finished(depth: depth)
@@ -223,32 +223,34 @@ extension Mediator {
     }
 
     /// Parse, refuse what the rules forbid (before the query is even decoded), then dispatch.
-    /// `counted`: as for ``dispatch(target:action:params:shouldCacheTarget:remote:counted:)``.
+    /// `depth`: as for ``dispatch(target:action:params:input:shouldCacheTarget:origin:depth:awaiting:)``.
     /// `extra`: the caller's in-process params (``open(_:params:)``).
-    func dispatch(url: String, extra: Params? = nil, counted: Bool = false, awaiting: Bool = false) -> Outcome {
-        dispatch(urlCall(url, extra: extra), url: url, counted: counted, awaiting: awaiting)
+    func dispatch(url: String, extra: Params? = nil, depth: DepthCount = .enter, awaiting: Bool = false) -> Outcome {
+        dispatch(urlCall(url, extra: extra), url: url, depth: depth, awaiting: awaiting)
     }
 
     /// Runs what a URL asks for.
-    private func dispatch(_ call: URLCall, url: String, counted: Bool, awaiting: Bool) -> Outcome {
+    private func dispatch(_ call: URLCall, url: String, depth: DepthCount, awaiting: Bool) -> Outcome {
         switch call {
         case .call(let target, let action, let params):
             return dispatch(
-                target: target, action: action, params: params, shouldCacheTarget: false, remote: true, url: url, counted: counted, awaiting: awaiting)
+                target: target, action: action, params: params, shouldCacheTarget: false, origin: .url(url), depth: depth,
+                awaiting: awaiting)
         case .unmatched(let unmatched, let handler, let otherwise):
-            switch answer(unmatched, with: handler, counted: counted) {
+            switch answer(unmatched, with: handler, depth: depth) {
             case .some(let outcome): return outcome
-            case .none: return dispatch(otherwise, url: url, counted: counted, awaiting: awaiting)
+            case .none: return dispatch(otherwise, url: url, depth: depth, awaiting: awaiting)
             }
         case .failed(let error):
-            reportUndispatched(error, url: url, counted: counted)
+            reportUndispatched(error, url: url, depth: depth)
             return .failed(error)
         }
     }
 
     /// The unmatched-URL handler's outcome, or `nil` when it declined. It counts toward the call
     /// depth, as an action would.
-    private func answer(_ unmatched: UnmatchedURL, with handler: UnmatchedURLHandler, counted: Bool) -> Outcome? {
+    private func answer(_ unmatched: UnmatchedURL, with handler: UnmatchedURLHandler, depth: DepthCount) -> Outcome? {
+        let counted = depth == .counted
         var saved = 0
         if !counted {
             guard let entered = CallDepth.enter(limit: maximumCallDepth) else { return .failed(callDepthExceededError(url: unmatched.url)) }
