@@ -27,9 +27,13 @@ import Mediator
 /// that calls itself through the mediator stops where the action would
 /// (`Mediator.maximumCallDepth`), and a `callDepthExceeded` it throws passes up unchanged.
 ///
-/// A stub's closure that throws fails the call: the caller gets `MediatorError.Code.rejected`
-/// naming `MediatorStubs`, with the thrown error as `underlying`. In strict mode, a call nothing
-/// answers fails the same way, with a ``NotStubbed`` error that names the call and the fix:
+/// A stub's closure that throws fails the call with the target and action the real action's
+/// error names, but as `MediatorError.Code.rejected` naming `MediatorStubs`, with the thrown
+/// error as `underlying`: the mediator makes every error an interceptor throws a rejection. The
+/// real action gives `actionFailed` with the error as `underlying`, or a thrown `MediatorError`
+/// itself. `actionErrorCode` agrees in every case: assert on it, or on `underlying` for errors of
+/// your own types. In strict mode, a call nothing answers fails as `rejected` too, with a
+/// ``NotStubbed`` error that names the call and the fix:
 ///
 /// ```text
 /// Accounts/verifyToken: rejected by interceptor "MediatorStubs": Accounts/verifyToken is not
