@@ -23,9 +23,17 @@ import Mediator
 /// too), and in front of it when it is: the target's action does not run. ``install(in:)`` puts
 /// the stubs last in the chain, so the app's own interceptors still see the call first.
 ///
-/// A stub's closure that throws fails the call: the caller gets `MediatorError.Code.rejected`
-/// naming `MediatorStubs`, with the thrown error as `underlying`. In strict mode, a call nothing
-/// answers fails the same way, with a ``NotStubbed`` error that names the call and the fix:
+/// A stub's closure runs where the action would, at the call's own depth: a stub of an action
+/// that calls itself through the mediator stops where the action would
+/// (`Mediator.maximumCallDepth`), and a `callDepthExceeded` it throws passes up unchanged.
+///
+/// A stub's closure that throws fails the call with the target and action the real action's
+/// error names, but as `MediatorError.Code.rejected` naming `MediatorStubs`, with the thrown
+/// error as `underlying`: the mediator makes every error an interceptor throws a rejection. The
+/// real action gives `actionFailed` with the error as `underlying`, or a thrown `MediatorError`
+/// itself. `actionErrorCode` agrees in every case: assert on it, or on `underlying` for errors of
+/// your own types. In strict mode, a call nothing answers fails as `rejected` too, with a
+/// ``NotStubbed`` error that names the call and the fix:
 ///
 /// ```text
 /// Accounts/verifyToken: rejected by interceptor "MediatorStubs": Accounts/verifyToken is not
@@ -151,8 +159,10 @@ public final class MediatorStubs: Interceptor {
     /// Params that do not fit fail the call with the error the action would give
     /// (`invalidParameter`), as `underlying`.
     ///
-    /// Works for keys of async actions too (`verifyToken`): the stub answers at once. Replaces a
-    /// stub of the same call, by name or by key.
+    /// `body` runs at the call's own depth, as the action's body would (the params are read
+    /// through a private mediator, but `body` does not run inside that call). Works for keys of
+    /// async actions too (`verifyToken`): the stub answers at once. Replaces a stub of the same
+    /// call, by name or by key.
     ///
     /// - Parameters:
     ///   - key: the action and its types.

@@ -16,19 +16,30 @@ extension Mediator {
 
     /// Checks the registry as a start-up check: every requirement has a provider whose declared
     /// types match, no action declares contradictory params, and every name follows the rules.
-    /// Runs nothing (no factory, no action). (A name declared twice never gets this far:
-    /// registration refuses it with ``MediatorError/Code/duplicateParameter``.)
+    /// Runs nothing (no factory, no action, no interceptor). (A name declared twice never gets
+    /// this far: registration refuses it with ``MediatorError/Code/duplicateParameter``.)
     ///
     /// ```swift
     /// let problems = mediator.verify()
     /// precondition(problems.isEmpty, problems.map(\.description).joined(separator: "\n"))
     /// ```
     ///
+    /// A requirement is met where its calls go: a redirect (``RedirectTable``) to a registered
+    /// action meets it, and the requirement's params and result are compared with that action's.
+    /// A degradation does not: the required action is reported missing, with where its calls
+    /// degrade meanwhile (the fallback gets the failure, not the requirement's params).
+    ///
+    /// Interceptors are code that verify cannot read: a param an interceptor adds on the way (a
+    /// session token) is not known to be sent. List such a param in the requirement's params
+    /// (``Requirement/action(target:action:params:result:)``), which then describe the call as it
+    /// reaches the action, and verify checks its type. A required param the requirement leaves
+    /// out is reported, and when interceptors stand in the call's way the problem names them.
+    ///
     /// - Returns: every problem found, each a sentence a person can act on, sorted by target and
     ///   action; empty when all is well.
     public func verify() -> [ContractProblem] {
-        let (definitions, requirements) = state.withReadLock { registry in
-            (registry.slots.values.map(\.definition), registry.requirements)
+        let (definitions, requirements, interception) = state.withReadLock { registry in
+            (registry.slots.values.map(\.definition), registry.requirements, registry.interception)
         }
         var problems: [ContractProblem] = []
         for definition in definitions {
@@ -38,7 +49,9 @@ extension Mediator {
         }
         let byName = Dictionary(definitions.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for (module, requirement) in requirements {
-            problems += Verification.problems(of: requirement, by: module, in: byName)
+            problems += Verification.problems(of: requirement, by: module, in: byName, interception: interception) { target, action in
+                plan(target: target, action: action, remote: false)
+            }
         }
         return problems.sorted { ($0.target ?? "", $0.action ?? "", $0.message) < ($1.target ?? "", $1.action ?? "", $1.message) }
     }
@@ -143,7 +156,12 @@ enum Verification {
 
     // MARK: Requirements
 
-    static func problems(of requirement: Requirement, by module: String, in definitions: [String: TargetDefinition]) -> [ContractProblem] {
+    /// The problems of one requirement, checked where its calls go (`plan`, the call's own plan:
+    /// the redirect table followed hop by hop, then a degradation).
+    static func problems(
+        of requirement: Requirement, by module: String, in definitions: [String: TargetDefinition], interception: Interception?,
+        plan: (_ target: String, _ action: String) -> CallPlan
+    ) -> [ContractProblem] {
         func problem(_ kind: ContractProblem.Kind, _ message: String, target: String? = nil, action: String? = nil) -> ContractProblem {
             ContractProblem(kind: kind, target: target ?? requirement.target, action: action ?? requirement.action, message: message)
         }
@@ -155,30 +173,65 @@ enum Verification {
             let why = Names.problem(with: requirement.action, as: .action) ?? "not a valid name"
             return [problem(.invalidName, "\(module) requires an action with an invalid name: \(why); fix the requirement", target: targetName)]
         }
-        guard let definition = definitions[targetName] else {
-            let suggestion = Suggestions.closest(to: targetName, in: definitions.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
+        func required(_ kind: ContractProblem.Kind, _ message: String) -> ContractProblem {
+            problem(kind, message, target: targetName, action: actionName)
+        }
+        let route = plan(targetName, actionName)
+        let reached: (target: String, action: String)
+        var fallback: String?
+        switch route.end {
+        case .refused(let error):
+            // A route too long to follow, or a degradation's hop that comes round (an in-process
+            // plan meets no URL rule).
+            return [required(.missingAction, "\(module) requires it, but its redirects never reach an action: \(error.reason); fix the redirect table")]
+        case .missing(let target, let action):
+            reached = route.degradedFrom ?? (target, action)
+        case .action(let target, let found):
+            if let failed = route.degradedFrom {
+                reached = failed
+                fallback = "\(target)/\(found.name)"
+                break
+            }
+            let redirect = (target, found.name) == (targetName, actionName) ? "" : "redirected to \(target)/\(found.name): "
+            let interceptors = interception?.chain(target: target, action: found.name).map(\.interceptor.name) ?? []
+            return messages(of: requirement, by: module, for: found.contract, interceptors: interceptors).map { required($0.0, redirect + $0.1) }
+        }
+        // The action the calls reach is missing (a degradation is a fallback for failures, not a
+        // provider: its fallback gets the failure, not the requirement's params).
+        let redirected = reached != (targetName, actionName)
+        let redirect = redirected ? "redirected to \(reached.target)/\(reached.action): " : ""
+        let orFixTheRedirect = redirected ? " or fix the redirect" : ""
+        let meanwhile = fallback.map { " (meanwhile its calls degrade to \($0))" } ?? ""
+        guard let definition = definitions[reached.target] else {
+            let suggestion = Suggestions.closest(to: reached.target, in: definitions.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
             return [
-                problem(
-                    .missingTarget, "\(module) requires it, but no target \"\(targetName)\" is registered\(suggestion); register Target_\(targetName)",
-                    target: targetName, action: actionName)
+                required(
+                    .missingTarget,
+                    "\(redirect)\(module) requires it, but no target \"\(reached.target)\" is registered\(suggestion); register Target_\(reached.target)"
+                        + orFixTheRedirect + meanwhile)
             ]
         }
-        guard let action = definition.actions[actionName] else {
-            let suggestion = Suggestions.closest(to: actionName, in: definition.actions.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
-            return [
-                problem(
-                    .missingAction, "\(module) requires it, but target \"\(targetName)\" has no action \"\(actionName)\"\(suggestion); add the action",
-                    target: targetName, action: actionName)
-            ]
-        }
-        let contract = action.contract
+        let suggestion = Suggestions.closest(to: reached.action, in: definition.actions.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
+        return [
+            required(
+                .missingAction,
+                "\(redirect)\(module) requires it, but target \"\(reached.target)\" has no action \"\(reached.action)\"\(suggestion); add the action"
+                    + orFixTheRedirect + meanwhile)
+        ]
+    }
+
+    /// What is wrong between a requirement and the contract of the action its calls reach, whose
+    /// chain holds `interceptors` (by name, in order).
+    private static func messages(
+        of requirement: Requirement, by module: String, for contract: ActionContract?, interceptors: [String]
+    ) -> [(ContractProblem.Kind, String)] {
         if let key = requirement.key, let keyed = contract?.keyed, keyed.inputType == key.input, keyed.outputType == key.output {
             return []  // the same key's types: the compiler checked both sides.
         }
         var messages: [(ContractProblem.Kind, String)] = []
         if let sent = requirement.parameters {
             if let declared = contract?.parameters {
-                messages += compare(sent: sent, declared: declared).map { (.typeMismatch, "\(module) \($0)") }
+                messages += compare(sent: sent, declared: declared, interceptors: interceptors).map { (.typeMismatch, "\(module) \($0)") }
             } else {
                 messages.append((.undeclared, "\(module) requires it with typed params, but the action declares none; declare its params"))
             }
@@ -192,14 +245,20 @@ enum Verification {
                 messages.append((.undeclared, "\(module) reads its result as \(read), but the action declares no result; declare it"))
             }
         }
-        return messages.map { problem($0.0, $0.1, target: targetName, action: actionName) }
+        return messages
     }
 
-    /// What is wrong between the params a requirement sends and those an action declares.
-    private static func compare(sent: [Parameter], declared: [Parameter]) -> [String] {
+    /// What is wrong between the params a requirement sends and those an action declares. A
+    /// required param left out may be one that `interceptors` (the action's chain) add: verify
+    /// cannot tell, so it is reported, naming them and how to say so.
+    private static func compare(sent: [Parameter], declared: [Parameter], interceptors: [String]) -> [String] {
         var problems: [String] = []
+        let orSayWhoAddsIt =
+            interceptors.isEmpty
+            ? ""
+            : ", or, if interceptor \(alternatives(interceptors)) adds it on the way, list it in the requirement's params (verify cannot read interceptors)"
         for parameter in declared where parameter.isRequired && !sent.contains(where: { $0.name == parameter.name }) {
-            problems.append("does not send \"\(parameter.name)\" (\(parameter.type)), which the action requires; send it")
+            problems.append("does not send \"\(parameter.name)\" (\(parameter.type)), which the action requires; send it\(orSayWhoAddsIt)")
         }
         for parameter in sent {
             guard let match = declared.first(where: { $0.name == parameter.name }) else {
@@ -211,6 +270,14 @@ enum Verification {
             }
         }
         return problems
+    }
+
+    /// `"A"`, `"A" or "B"`, `"A", "B" or "C"`: each name once, quoted and on one line.
+    private static func alternatives(_ names: [String]) -> String {
+        var seen = Set<String>()
+        let quoted = names.filter { seen.insert($0).inserted }.map { "\"\(oneLine($0, limit: 100))\"" }
+        guard let last = quoted.last, quoted.count > 1 else { return quoted.first ?? "" }
+        return quoted.dropLast().joined(separator: ", ") + " or " + last
     }
 
     /// Whether values of `sent` are accepted where `declared` is declared (bounds aside).

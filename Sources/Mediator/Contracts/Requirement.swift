@@ -13,7 +13,9 @@ public struct Requirement: Sendable, CustomStringConvertible {
     public let target: String
     /// The action required.
     public let action: String
-    /// The params the requiring module sends; `nil` when it does not say (the types are not compared).
+    /// The params the call carries when it reaches the action: those the requiring module sends,
+    /// and those an interceptor adds on the way; `nil` when it does not say (the types are not
+    /// compared).
     public let parameters: [Parameter]?
     /// The result type the requiring module reads; `nil` when it does not say.
     public let result: ParameterType?
@@ -32,14 +34,23 @@ public struct Requirement: Sendable, CustomStringConvertible {
             key: (ObjectIdentifier(Input.self), ObjectIdentifier(Output.self), typeName(Input.self), typeName(Output.self)))
     }
 
-    /// An action by name; with `params`, the params the requiring module sends (every one the
-    /// action requires must be among them, each of the declared type), and with `result` the type it
-    /// reads.
+    /// An action by name; with `params`, the params the call carries when it reaches the action
+    /// (every one the action requires must be among them, each of the declared type), and with
+    /// `result` the type it reads.
+    ///
+    /// A param that an interceptor adds on the way (a session token) belongs in `params` too:
+    /// ``Mediator/verify()`` cannot read an interceptor's code, so it reports a required param
+    /// left out, naming the interceptors in the call's way, and checks the type of one listed.
+    ///
+    /// ```swift
+    /// // Feed sends "title"; the app's RequireToken interceptor adds "token" to every Notes call.
+    /// .action(target: "Notes", action: "create", params: [.required("title", .string), .required("token", .string)])
+    /// ```
     ///
     /// - Parameters:
     ///   - target: the target's name, short or full.
     ///   - action: the action's name, short or full.
-    ///   - params: the params sent, if the types should be checked.
+    ///   - params: the params sent (and added by interceptors), if the types should be checked.
     ///   - result: the result type read, if it should be checked.
     /// - Returns: the requirement.
     public static func action(target: String, action: String, params: [Parameter]? = nil, result: ParameterType? = nil) -> Requirement {
