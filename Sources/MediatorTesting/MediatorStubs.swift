@@ -27,12 +27,10 @@ import Mediator
 /// that calls itself through the mediator stops where the action would
 /// (`Mediator.maximumCallDepth`), and a `callDepthExceeded` it throws passes up unchanged.
 ///
-/// A stub's closure that throws fails the call with the target and action the real action's
-/// error names, but as `MediatorError.Code.rejected` naming `MediatorStubs`, with the thrown
-/// error as `underlying`: the mediator makes every error an interceptor throws a rejection. The
-/// real action gives `actionFailed` with the error as `underlying`, or a thrown `MediatorError`
-/// itself. `actionErrorCode` agrees in every case: assert on it, or on `underlying` for errors of
-/// your own types. In strict mode, a call nothing answers fails as `rejected` too, with a
+/// A stub's closure that throws fails the call as the real action throwing the same error does:
+/// `actionFailed` with the error as `underlying` and the call's target and action, or a thrown
+/// `MediatorError` as it is (its names filled in when it has none); a degradation then applies as
+/// it would to the action. In strict mode, a call nothing answers fails as `rejected`, with a
 /// ``NotStubbed`` error that names the call and the fix:
 ///
 /// ```text
@@ -119,10 +117,17 @@ public final class MediatorStubs: Interceptor {
     ///   - target: the target's name, short or full.
     ///   - action: the action's name, short or full.
     ///   - body: gets the call's params (as the interceptors before the stubs left them) and
-    ///     returns the answer; what it throws fails the call (as `rejected`, the error as
-    ///     `underlying`).
+    ///     returns the answer; what it throws fails the call as the action's error would
+    ///     (`actionFailed`, the error as `underlying`).
     public func stub(target: String, action: String, _ body: @escaping @Sendable (Params) throws -> (any Sendable)?) {
-        put(.closure(body), for: CallName(target: target, action: action))
+        put(
+            .closure { params in
+                do {
+                    return try body(params)
+                } catch {
+                    throw StandInFailure.thrown(error)
+                }
+            }, for: CallName(target: target, action: action))
     }
 
     // MARK: - Stubs by typed key
@@ -157,7 +162,7 @@ public final class MediatorStubs: Interceptor {
     /// converted) and decoded into `Input`, and the output is returned as such an action returns
     /// it to a caller by name, as plain values, which a typed caller decodes back into `Output`.
     /// Params that do not fit fail the call with the error the action would give
-    /// (`invalidParameter`), as `underlying`.
+    /// (`invalidParameter`).
     ///
     /// `body` runs at the call's own depth, as the action's body would (the params are read
     /// through a private mediator, but `body` does not run inside that call). Works for keys of
@@ -166,8 +171,8 @@ public final class MediatorStubs: Interceptor {
     ///
     /// - Parameters:
     ///   - key: the action and its types.
-    ///   - body: gets the decoded input and returns the output; what it throws fails the call (as
-    ///     `rejected`, the error as `underlying`).
+    ///   - body: gets the decoded input and returns the output; what it throws fails the call as
+    ///     the action's error would (`actionFailed`, the error as `underlying`).
     public func stub<Input, Output>(_ key: ActionKey<Input, Output>, _ body: @escaping @Sendable (Input) throws -> Output) {
         put(.closure(TypedStub.body(for: key, body)), for: CallName(target: key.target, action: key.action))
     }

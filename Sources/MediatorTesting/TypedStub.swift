@@ -15,8 +15,17 @@ enum TypedStub {
     ) -> @Sendable (Params) throws -> (any Sendable)? {
         let reader = InputReader(key)
         return { params in
-            let output = try body(try reader.input(from: params))
-            return try plainValues(output)
+            let input: Input
+            do throws(MediatorError) {
+                input = try reader.input(from: params)
+            } catch {
+                throw StandInFailure.refused(error)
+            }
+            do {
+                return try plainValues(try body(input))
+            } catch {
+                throw StandInFailure.thrown(error)
+            }
         }
     }
 
@@ -59,7 +68,7 @@ extension TypedStub {
         }
 
         /// The input `params` decode to, or the error the real action would give for them.
-        func input(from params: Params) throws -> Input {
+        func input(from params: Params) throws(MediatorError) -> Input {
             let stand = try stand.get()
             do throws(MediatorError) {
                 _ = try stand.call(target: key.target, action: key.action, params: params)

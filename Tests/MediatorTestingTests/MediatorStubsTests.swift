@@ -49,7 +49,7 @@ struct MediatorStubsTests {
         #expect(try mediator.call(target: "Log", action: "write") == nil)
     }
 
-    @Test("A closure stub that throws fails the call as rejected by MediatorStubs, its error as underlying")
+    @Test("A closure stub that throws fails the call as the action would: actionFailed, its error as underlying")
     func throwingClosure() throws {
         let mediator = Mediator()
         let stubs = MediatorStubs()
@@ -57,9 +57,10 @@ struct MediatorStubsTests {
         stubs.install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Accounts", action: "whoAmI") }
-        #expect(error.code == .rejected)
+        #expect(error.code == .actionFailed)
+        #expect(error.target == "Accounts")
+        #expect(error.action == "whoAmI")
         #expect(error.underlying as? StubbedFailure == StubbedFailure(code: "invalidToken"))
-        #expect(error.description.contains("rejected by interceptor \"MediatorStubs\": stubbed failure invalidToken"))
     }
 
     @Test("A stub stands in front of a registered target: the target's action does not run")
@@ -228,12 +229,10 @@ struct TypedStubsTests {
         stubs.install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Greeter", action: "greet", params: ["name": 42]) }
-        #expect(error.code == .rejected)
-        let underlying = try #require(error.underlying as? MediatorError)
-        #expect(underlying.code == .invalidParameter)
-        #expect(underlying.parameter == "name")
-        #expect(underlying.target == "Greeter")
-        #expect(underlying.action == "greet")
+        #expect(error.code == .invalidParameter)
+        #expect(error.parameter == "name")
+        #expect(error.target == "Greeter")
+        #expect(error.action == "greet")
     }
 
     @Test("A typed stub's thrown error reaches the caller as it was thrown")
@@ -244,7 +243,7 @@ struct TypedStubsTests {
         stubs.install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(.greeterGreet, Greet(name: "Ada")) }
-        #expect(error.code == .rejected)
+        #expect(error.code == .actionFailed)
         #expect(error.underlying as? StubbedFailure == StubbedFailure(code: "offline"))
     }
 
@@ -278,7 +277,6 @@ struct TypedStubsTests {
         stubs.install(in: mediator)
 
         let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Bad Name", action: "greet", params: ["name": "x"]) }
-        #expect(error.code == .rejected)
-        #expect((error.underlying as? MediatorError)?.code == .invalidName)
+        #expect(error.code == .invalidName)
     }
 }

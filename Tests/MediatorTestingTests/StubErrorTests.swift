@@ -2,11 +2,6 @@ import Mediator
 import MediatorTesting
 import Testing
 
-/// Until the Mediator module lets an interceptor that stands in for an action fail a call as the
-/// action would, every error an interceptor throws reaches the caller as `rejected`: the stubs can
-/// give the action's names and `underlying`, not its code.
-private let needsActionFailureHook: Comment = "an interceptor's error is always rejected: needs a package hook in Mediator (see MediatorStubs)"
-
 /// The error of a call to `Greeter/greet`, made by name and by key, when the action's body throws
 /// `thrown`: from a real provider, from a stub by name and from a typed stub.
 private struct Failures {
@@ -59,9 +54,7 @@ struct StubErrorTests {
             #expect(stub.action == real.action)
             #expect(stub.underlying as? StubbedFailure == thrown)
             #expect(stub.actionErrorCode == real.actionErrorCode)
-            withKnownIssue(needsActionFailureHook) {
-                #expect(stub.code == real.code)
-            }
+            #expect(stub.code == real.code)
         }
     }
 
@@ -76,10 +69,8 @@ struct StubErrorTests {
             #expect(stub.target == real.target)
             #expect(stub.action == real.action)
             #expect(stub.actionErrorCode == real.actionErrorCode)
-            withKnownIssue(needsActionFailureHook) {
-                #expect(stub.code == real.code)
-                #expect(stub.underlying == nil)
-            }
+            #expect(stub.code == real.code)
+            #expect(stub.underlying == nil)
         }
     }
 

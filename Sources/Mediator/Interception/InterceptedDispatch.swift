@@ -401,6 +401,12 @@ extension Mediator {
 
     /// The error a throwing interceptor's call fails with.
     private func rejectedError(_ error: any Error, by interceptor: any Interceptor, _ request: CallRequest) -> MediatorError {
+        // An interceptor standing in for the action fails the call as the action would.
+        switch error as? StandInFailure {
+        case .thrown(let thrown): return actionFailedError(from: thrown, target: request.target, action: request.action, context: "the action failed")
+        case .refused(let refusal): return refusal
+        case nil: break
+        }
         // Passed up unchanged, as from an action: an interceptor that calls the mediator without
         // end must stop in callDepthExceeded, not in one rejection wrapped round it per level.
         if let nested = error as? MediatorError, nested.code == .callDepthExceeded { return nested }
