@@ -197,6 +197,11 @@ extension String {
     }
 }
 
+/// Answers every call it sees.
+private struct Answering: Interceptor {
+    func intercept(_ request: inout CallRequest) throws -> InterceptorDecision { .answer("answered") }
+}
+
 @Suite("Names: Unicode look-alikes never resolve")
 struct UnicodeNameTests {
     let mediator: Mediator
@@ -222,10 +227,20 @@ struct UnicodeNameTests {
             #expect(!mediator.canPerform(target: target, action: action))
             #expect(try mediator.destination(target: target, action: action).redirectedFrom == [])
         }
+        // Nor are removals or interceptor scopes matched by a look-alike.
+        var removing = table
+        removing.removeRedirect("\u{212A}abin")
+        removing.removeDegradation("\u{212A}art")
+        #expect(removing == table)
+        mediator.addInterceptor(Answering(), scope: .target("Kiosk"))
+        mediator.addInterceptor(Answering(), scope: .actions(["open"], of: "\u{212A}iosk"))
+        #expect(try mediator.call(target: "Kiosk", action: "open") as? String == "answered")
+        let scoped = #expect(throws: MediatorError.self) { try mediator.call(target: "\u{212A}iosk", action: "open") }
+        #expect(scoped?.code == .targetNotFound)
         // The entries themselves still apply.
-        #expect(try mediator.call(target: "Kiosk", action: "shut") as? String == "opened")
-        #expect(try mediator.call(target: "Kabin", action: "open") as? String == "opened")
-        #expect(try mediator.call(target: "Kart", action: "x") as? String == "opened")
+        #expect(try mediator.call(target: "Kiosk", action: "shut") as? String == "answered")
+        #expect(try mediator.call(target: "Kabin", action: "open") as? String == "answered")
+        #expect(try mediator.call(target: "Kart", action: "x") as? String == "answered")
     }
 
     @Test(

@@ -65,6 +65,23 @@ struct CompletionTests {
         #expect(opened.withReadLock { $0 } == performed.withReadLock { $0 })
     }
 
+    @Test(
+        "A URL refusal an action or the unmatched-URL handler passes on is their failure: the URL completion is told of it",
+        .bug(id: "rethrown-url-refusal", "a nested URL's refusal rethrown by user code kept its refusal mark and silenced the completion"))
+    func rethrownRefusalIsTold() throws {
+        let mediator = Mediator()
+        var policy = mediator.urlPolicy
+        policy.allowedSchemes = ["app"]
+        mediator.urlPolicy = policy
+        try mediator.register(target: "Relay", actions: [Action("go") { mediator, _ in try mediator.call(url: "evil://Relay/go") }])
+        mediator.unmatchedURLHandler = { _ in .answer(try mediator.call(url: "evil://Relay/go")) }
+        for url in ["app://Relay/go", "app://no/such/path/here"] {
+            let told = ReadWriteLock<[MediatorError.Code?]>([])
+            mediator.open(url) { outcome in told.withLock { $0.append((outcome["error"] as? MediatorError)?.code) } }
+            #expect(told.withReadLock { $0 } == [.forbidden], "\(url)")
+        }
+    }
+
     @Test("Sync and async actions, failures and a throwing fallback each complete once")
     func once() async throws {
         let mediator = Mediator()

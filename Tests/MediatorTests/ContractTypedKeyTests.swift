@@ -161,6 +161,27 @@ struct KeyedList: Codable, Sendable, Equatable, DeclaresParameters {
     ]
 }
 
+/// An input with a bound, for a key whose output has no plain form (infinity).
+struct KeyedRatio: Codable, Sendable, DeclaresParameters {
+    var limit: Int
+    static let parameters: [Parameter] = [.required("limit", .integer(minimum: 1, maximum: 100))]
+}
+
+/// An input whose only declared extra is a default inside a nested object.
+struct KeyedNested: Codable, Sendable, DeclaresParameters {
+    struct Inner: Codable, Sendable { var n: Int? }
+    var inner: Inner
+    static let parameters: [Parameter] = [.required("inner", .object([.optional("n", .integer, default: 7)]))]
+}
+
+extension ActionKey where Input == KeyedRatio, Output == Double {
+    static var ratio: Self { Self(target: "Checked", action: "ratio") }
+}
+
+extension ActionKey where Input == KeyedNested, Output == Int {
+    static var nested: Self { Self(target: "Checked", action: "nested") }
+}
+
 /// An observer that does nothing: installed, it makes calls observed.
 private struct IgnoringObserver: CallObserver {
     func callDidFinish(_ record: CallRecord) {}
@@ -651,6 +672,23 @@ struct ContractKeySchemaTests {
         #expect(json(try world.mediator.call(url: "app://Keys/list?token=t")) == .array((0..<20).map { .integer($0) }))
         #expect(try world.mediator.call(target: "Keys", action: "list", params: ["token": "t", "limit": "3"], as: [Int].self) == [0, 1, 2])
         #expect(world.mediator.verify() == [])
+    }
+
+    @Test("A checked typed input still gets the body's output as it is: no round trip through plain values")
+    func checkedInputKeepsOutput() throws {
+        let mediator = Mediator()
+        try mediator.register(
+            target: "Checked",
+            actions: [
+                Action(.ratio) { _, input in input.limit == 1 ? .infinity : 1 / Double(input.limit) }, Action(.nested) { _, input in input.inner.n ?? -1 },
+            ])
+        // Infinity has no plain (JSON) form: a round trip through plain values would fail.
+        #expect(try mediator.call(.ratio, KeyedRatio(limit: 1)) == .infinity)
+        #expect(try mediator.handle(.ratio).call(KeyedRatio(limit: 1)) == .infinity)
+        #expect(throws: MediatorError.self) { try mediator.call(.ratio, KeyedRatio(limit: 0)) }
+        // A default declared inside a nested object is filled in for a typed caller too.
+        #expect(try mediator.call(.nested, KeyedNested(inner: .init(n: nil))) == 7)
+        #expect(try mediator.call(target: "Checked", action: "nested", params: ["inner": Params([:])]) as? Int == 7)
     }
 
     @Test(

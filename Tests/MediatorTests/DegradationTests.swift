@@ -300,4 +300,15 @@ struct DegradationTests {
         #expect(!world.mediator.canPerform(target: "Hop0", action: "go"))
         #expect(world.totalRuns == 0)
     }
+
+    @Test("A valid target with an action name that is not valid degrades alike for the call and the dry runs")
+    func invalidActionNameDegrades() throws {
+        let world = try degradedWorld()
+        #expect(try fallbackParams(try world.mediator.call(target: "Notes", action: "bad name"))["action"] as? String == "bad name")
+        #expect(world.mediator.canPerform(target: "Notes", action: "bad name"))
+        try world.mediator.validate(target: "Notes", action: "bad name", params: [:])
+        let route = try world.mediator.destination(target: "Notes", action: "bad name")
+        #expect(route.target == "Web")
+        #expect(route.redirectedFrom == ["Notes/bad name"])
+    }
 }

@@ -318,3 +318,56 @@ struct InterceptionEntryPointTests {
         #expect(world.ran("Notes/slow") == 0)
     }
 }
+
+@Suite("Observers of URLs that fail as they are read", hangLimit)
+struct UndispatchedURLObserverTests {
+    /// Opens `url` again from every record it is told of.
+    struct Reopening: CallObserver {
+        let mediator: Mediator
+        let url: String
+        let told: Counter
+
+        func callDidFinish(_ record: CallRecord) {
+            told.increment()
+            _ = mediator.open(url)
+        }
+    }
+
+    @Test(
+        "An observer that opens a malformed URL again from its report stops at the depth limit",
+        .bug(id: "undispatched-report-depth", "reports of URLs that failed as they were read ran outside the depth count"))
+    func reopeningObserverStops() {
+        let limit = 8
+        let mediator = Mediator(maximumCallDepth: limit)
+        let told = Counter()
+        mediator.addObserver(Reopening(mediator: mediator, url: "app://", told: told))
+        #expect(mediator.open("app://") == nil)
+        // Each report is one level deeper; the open past the limit is refused before it is read.
+        #expect(told.value == limit)
+    }
+
+    @Test("A URL refused at the depth limit is refused as callDepthExceeded, named after what it asks for, before it is read")
+    func depthComesFirst() throws {
+        let mediator = Mediator(maximumCallDepth: 1)
+        let seen = ReadWriteLock<[MediatorError?]>([])
+        try mediator.register(
+            target: "Deep",
+            actions: [
+                Action("go") { mediator, params in
+                    let url = try params.value("url", as: String.self)
+                    do throws(MediatorError) {
+                        _ = try mediator.call(url: url)
+                        seen.withLock { $0.append(nil) }
+                    } catch {
+                        seen.withLock { $0.append(error) }
+                    }
+                    return nil
+                }
+            ])
+        for url in ["app://Deep/nativeX", "app://"] { _ = try mediator.call(target: "Deep", action: "go", params: ["url": url]) }
+        let errors = seen.withReadLock { $0 }
+        #expect(errors.map { $0?.code } == [.callDepthExceeded, .callDepthExceeded])
+        #expect(errors.first??.target == "Deep")
+        #expect(errors.first??.action == "nativeX")
+    }
+}

@@ -10,7 +10,7 @@ final class ActionContract: Sendable {
     let keyed: KeyedImplementation?
     /// Whether a typed input of the key's own type is passed to the keyed body as it is: its type
     /// guarantees everything declared, unless the declaration says more than the type can (a
-    /// bound, `integer(minimum:maximum:)`, or a default for an optional field). Such an input is
+    /// bound, `integer(minimum:maximum:)`, or a default for an optional field, at any depth). Such an input is
     /// checked as params first, with defaults filled in, on every path, observed or not (the
     /// keyed fast paths are then off: ``KeyedImplementation/direct`` is `nil`).
     let passesTypedInputAsIs: Bool
@@ -33,7 +33,7 @@ final class ActionContract: Sendable {
         self.result = result
         self.policy = policy
         let declared = parameters ?? []
-        let saysMoreThanTypes = declared.contains { $0.type.hasBounds || $0.defaultValue != nil }
+        let saysMoreThanTypes = declared.contains { $0.defaultValue != nil || $0.type.saysMoreThanSwiftTypes }
         var keyed = keyed
         if saysMoreThanTypes { keyed?.direct = nil }
         self.keyed = keyed

@@ -21,7 +21,8 @@ extension Mediator {
     /// action, no `notFound`, no fallback. The call is followed where the redirect table sends it,
     /// and to its target's degradation when no action is registered there (the fallback's params
     /// are then checked as the degraded call would send them), as ``destination(target:action:)``
-    /// tells.
+    /// tells. Interceptors are not asked (they decide when the call is made: they may still reject,
+    /// answer or redirect it), nor is a `notFound` or the global fallback.
     ///
     /// ```swift
     /// try mediator.validate(target: "Notes", action: "list", params: ["limit": 500])
@@ -107,9 +108,12 @@ extension Mediator {
         _ run: ActionRun, _ contract: ActionContract?, params: Params, input: TypedInput?, outside: Bool, target: String, action: String
     ) -> Result<(ActionRun, Params), MediatorError> {
         var params = params
+        // A caller of the key's own input type gets the body's output as it is returned.
+        var typedCaller = false
         if let input {
-            if let contract, contract.passesTypedInputAsIs, let keyed = contract.keyed, input.type == keyed.inputType {
-                return .success((keyed.run.bound(to: input.value), params))
+            if let contract, let keyed = contract.keyed, input.type == keyed.inputType {
+                if contract.passesTypedInputAsIs { return .success((keyed.run.bound(to: input.value), params)) }
+                typedCaller = true
             }
             switch plainParams(params, input: input) {
             case .success(let plain): params = plain
@@ -122,7 +126,8 @@ extension Mediator {
         // A keyed action by name: its input decoded now, before any instance is made (and by dry runs).
         if let keyed = contract.keyed {
             do throws(MediatorError) {
-                return .success((keyed.run.bound(to: try keyed.decode(checked), encoding: keyed.encode), checked))
+                let decoded = try keyed.decode(checked)
+                return .success((typedCaller ? keyed.run.bound(to: decoded) : keyed.run.bound(to: decoded, encoding: keyed.encode), checked))
             } catch {
                 return .failure(error.named(target: target, action: action))
             }

@@ -105,14 +105,14 @@ public struct ParameterType: Sendable, Equatable, CustomStringConvertible {
         ParameterType(.value(typeName: typeName(T.self), type: ObjectIdentifier(T.self)), accepts: { $0 is T })
     }
 
-    /// Whether values of this type can break a rule their Swift type cannot express: a bound on a
-    /// number, here or in an element or field.
-    var hasBounds: Bool {
+    /// Whether this type says more than a Swift type can: a bound on a number, or a default for
+    /// a field, here or in an element or field at any depth.
+    var saysMoreThanSwiftTypes: Bool {
         switch kind {
         case .integer(let minimum, let maximum): minimum != nil || maximum != nil
         case .number(let minimum, let maximum): minimum != nil || maximum != nil
-        case .array(let element): element.hasBounds
-        case .object(let fields?): fields.contains { $0.type.hasBounds }
+        case .array(let element): element.saysMoreThanSwiftTypes
+        case .object(let fields?): fields.contains { $0.defaultValue != nil || $0.type.saysMoreThanSwiftTypes }
         case .string, .boolean, .object(nil), .value: false
         }
     }

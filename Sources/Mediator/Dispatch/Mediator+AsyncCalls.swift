@@ -80,7 +80,9 @@ extension Mediator {
     /// completion that starts the same call again ends, ``maximumCallDepth`` levels down, in
     /// ``MediatorError/Code/callDepthExceeded``, told to the completion one level deeper; a
     /// completion that calls again from there is not called back, which is where the recursion
-    /// stops (the one exception to "exactly once"). Cancel the returned task to
+    /// stops (the one exception to "exactly once"). Calls started one after another from
+    /// completions, or from tasks a completion starts, nest the same way: a chain of more than
+    /// ``maximumCallDepth`` of them meets the limit too. Cancel the returned task to
     /// cancel the call: the completion then gets what the action made of it (a
     /// ``MediatorError/Code/cancelled`` error if it stopped with `CancellationError`).
     ///

@@ -27,6 +27,8 @@ extension Mediator {
         if var mediatorError = error as? MediatorError, mediatorError.target == nil {
             mediatorError.target = target
             mediatorError.action = action
+            // User code passed it on: the call ran, so it is no refusal before anything ran.
+            mediatorError.isURLRefusal = false
             return mediatorError
         }
         return MediatorError(.actionFailed, target: target, action: action, underlying: error, reason: "\(context): \(error)")
@@ -73,9 +75,14 @@ extension Mediator {
             reason:
                 "\(describe(url, limit: 120)) not run: \(maximumCallDepth) mediator calls are already nested (maximumCallDepth); does a completion or an action call itself without end?"
         )
-        if case .call(let target, let action, _) = urlCall(url, extra: nil, capturing: false) {
-            error.target = target
-            error.action = action
+        switch urlCall(url, extra: nil, capturing: false) {
+        case .call(let target, let action, _):
+            (error.target, error.action) = (target, action)
+        case .failed(let refusal):
+            // A URL the rules would refuse is still named by what it asks for, when it says.
+            (error.target, error.action) = (refusal.target, refusal.action)
+        case .unmatched:
+            break
         }
         return error
     }

@@ -9,7 +9,8 @@
 /// ```
 ///
 /// Observers are told in the order they were added, on the thread that finished the call, with no
-/// mediator lock held. Every call is reported, including those the URL rules refused, those an
+/// mediator lock held. Every call is reported, including URLs the URL rules refused or that were
+/// malformed (named by what they ask for, or with empty names when they name nothing), calls an
 /// interceptor rejected or answered, and calls made with `perform` that needed `await`.
 ///
 /// An ``Interceptor`` that conforms to `CallObserver` too is told of the calls it intercepted, once

@@ -418,12 +418,13 @@ extension Mediator {
     /// Tells the observers of a URL call that failed before it was dispatched (malformed, or
     /// refused by the URL rules: a `native` action, a target outside the allow-list): they hear of
     /// every call. No interceptor sees it. A URL too malformed to name a target and action is
-    /// reported with empty names.
-    func reportUndispatched(_ error: MediatorError, url: String, depth: DepthCount) {
+    /// reported with empty names. The call is already counted in ``CallDepth``, so an observer
+    /// that opens a URL again nests, and stops at the limit.
+    func reportUndispatched(_ error: MediatorError, url: String) {
         guard let interception = state.withReadLock({ $0.interception }), !interception.observers.isEmpty else { return }
         let record = CallRecord.unreported(
             target: error.target ?? "", action: error.action ?? "", result: .failure(error), origin: .url(url),
-            depth: depth == .counted ? CallDepth.current : CallDepth.current + 1)
+            depth: CallDepth.current)
         for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
     }
 }

@@ -67,12 +67,15 @@ final class Interception: Sendable {
         self.scoped = scoped
     }
 
-    /// The chain of a call to `target`/`action` (canonical names).
+    /// The chain of a call to `target`/`action`. Scopes are matched byte for byte: `String`'s
+    /// equality would give a look-alike (`"\u{212A}iosk"`, KELVIN SIGN) the chain of `Kiosk`.
     @inline(__always)
     func chain(target: String, action: String) -> [Entry] {
         if scoped.isEmpty { return global }
-        guard let chains = scoped[target] else { return global }
-        return chains.byAction[action] ?? chains.others
+        guard let index = scoped.index(forKey: target), scoped.keys[index].utf8.elementsEqual(target.utf8) else { return global }
+        let chains = scoped.values[index]
+        guard let found = chains.byAction.index(forKey: action), chains.byAction.keys[found].utf8.elementsEqual(action.utf8) else { return chains.others }
+        return chains.byAction.values[found]
     }
 
     /// Whether calls need the intercepted path at all.

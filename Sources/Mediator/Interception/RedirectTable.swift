@@ -135,10 +135,11 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Parameter from: the pair (`Old/action`) or target (`Old`) redirected.
     public mutating func removeRedirect(_ from: String) {
+        // Canonical names only: `String`'s equality would let a look-alike remove another entry.
         if let pair = Self.pair(from) {
             actions[pair] = nil
-        } else {
-            targets[Names.shown(from, as: .target)] = nil
+        } else if let target = Names.canonical(from, as: .target) {
+            targets[target] = nil
         }
     }
 
@@ -146,7 +147,8 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Parameter target: the target that degrades.
     public mutating func removeDegradation(_ target: String) {
-        fallbacks[Names.shown(target, as: .target)] = nil
+        guard let target = Names.canonical(target, as: .target) else { return }
+        fallbacks[target] = nil
     }
 
     /// Whether the table sends no call anywhere else.

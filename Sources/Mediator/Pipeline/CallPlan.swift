@@ -42,11 +42,11 @@ extension Mediator {
     }
 
     private static func plan(target asked: String, action askedAction: String, remote: Bool, in registry: Registry) -> CallPlan {
-        // A name with no canonical form reaches nothing (`String`'s equality would let a look-alike
-        // find a registered name; canonical names are ASCII, compared byte for byte).
-        guard var target = Names.canonical(asked, as: .target), var action = Names.canonical(askedAction, as: .action) else {
-            return CallPlan(end: .missing(target: asked, action: askedAction), route: [], degradedFrom: nil)
-        }
+        // The names as a live call follows the table with them: canonical when valid, else as
+        // given (the table compares bytes, so a look-alike matches no entry); only canonical
+        // names are looked up in the registry.
+        var target = Names.shown(asked, as: .target)
+        var action = Names.shown(askedAction, as: .action)
         let table = registry.interception?.redirects
         let remotePolicy = remote ? registry.urlPolicy : nil
         var route: [String] = []
@@ -59,7 +59,9 @@ extension Mediator {
                 }
                 (target, action) = (next.target, next.action)
             }
-            if let found = registry.slots[target]?.definition.actions[action] {
+            if let canonicalTarget = Names.canonical(target, as: .target), let canonicalAction = Names.canonical(action, as: .action),
+                let found = registry.slots[canonicalTarget]?.definition.actions[canonicalAction]
+            {
                 if remote && found.isLocalOnly { return ending(.refused(localOnlyError(target: target, action: found.name))) }
                 return ending(.action(target: target, found))
             }

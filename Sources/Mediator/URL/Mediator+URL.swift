@@ -154,8 +154,10 @@ extension Mediator {
     /// returned nothing, and `["error": MediatorError]` when the call failed; it is not called
     /// at all when the mediator refuses the call as `forbidden` (CTMediator's behaviour for
     /// `native` actions): by the URL rules or at a local-only action, where the URL leads or where
-    /// a redirect or degradation sends it. Otherwise (a `forbidden` error an action or fallback
-    /// throws included) it is called exactly once.
+    /// a redirect or degradation sends it (also when the URL's own action ran and failed before its
+    /// degradation was refused: watch such calls with an observer, or use ``call(url:)-85t6t``).
+    /// Otherwise (a `forbidden` error an action, handler or fallback throws or passes on included)
+    /// it is called exactly once.
     ///
     /// A call that can finish without awaiting calls `completion` before `open` returns, as
     /// CTMediator does. One that must await (an async action, factory, `notFound` or fallback, or
@@ -226,43 +228,43 @@ extension Mediator {
     /// `depth`: as for ``dispatch(target:action:params:input:shouldCacheTarget:origin:depth:awaiting:)``.
     /// `extra`: the caller's in-process params (``open(_:params:)``).
     func dispatch(url: String, extra: Params? = nil, depth: DepthCount = .enter, awaiting: Bool = false) -> Outcome {
-        dispatch(urlCall(url, extra: extra), url: url, depth: depth, awaiting: awaiting)
+        guard depth == .enter else { return dispatch(urlCall(url, extra: extra), url: url, awaiting: awaiting) }
+        // Counted before the URL is read: a URL that fails as it is read is reported to
+        // observers, whose code may open a URL again.
+        guard let saved = CallDepth.enter(limit: maximumCallDepth) else { return .failed(callDepthExceededError(url: url)) }
+        defer { CallDepth.restore(saved) }
+        return dispatch(urlCall(url, extra: extra), url: url, awaiting: awaiting)
     }
 
-    /// Runs what a URL asks for.
-    private func dispatch(_ call: URLCall, url: String, depth: DepthCount, awaiting: Bool) -> Outcome {
+    /// Runs what a URL asks for, the call already counted in ``CallDepth``.
+    private func dispatch(_ call: URLCall, url: String, awaiting: Bool) -> Outcome {
         switch call {
         case .call(let target, let action, let params):
             return dispatch(
-                target: target, action: action, params: params, shouldCacheTarget: false, origin: .url(url), depth: depth,
+                target: target, action: action, params: params, shouldCacheTarget: false, origin: .url(url), depth: .counted,
                 awaiting: awaiting)
         case .unmatched(let unmatched, let handler, let otherwise):
-            switch answer(unmatched, with: handler, depth: depth) {
+            switch answer(unmatched, with: handler) {
             case .some(let outcome): return outcome
-            case .none: return dispatch(otherwise, url: url, depth: depth, awaiting: awaiting)
+            case .none: return dispatch(otherwise, url: url, awaiting: awaiting)
             }
         case .failed(let error):
-            reportUndispatched(error, url: url, depth: depth)
+            reportUndispatched(error, url: url)
             return .failed(error)
         }
     }
 
-    /// The unmatched-URL handler's outcome, or `nil` when it declined. It counts toward the call
-    /// depth, as an action would.
-    private func answer(_ unmatched: UnmatchedURL, with handler: UnmatchedURLHandler, depth: DepthCount) -> Outcome? {
-        let counted = depth == .counted
-        var saved = 0
-        if !counted {
-            guard let entered = CallDepth.enter(limit: maximumCallDepth) else { return .failed(callDepthExceededError(url: unmatched.url)) }
-            saved = entered
-        }
-        defer { if !counted { CallDepth.restore(saved) } }
+    /// The unmatched-URL handler's outcome, or `nil` when it declined. It runs inside the URL
+    /// call's own depth count, as an action would.
+    private func answer(_ unmatched: UnmatchedURL, with handler: UnmatchedURLHandler) -> Outcome? {
         do {
             switch try handler(unmatched) {
             case .answer(let value): return .answered(value)
             case .decline: return nil
             }
-        } catch let error as MediatorError {
+        } catch var error as MediatorError {
+            // The handler ran: what it passes on is its failure, not a refusal before anything ran.
+            error.isURLRefusal = false
             return .failed(error)
         } catch {
             return .failed(
