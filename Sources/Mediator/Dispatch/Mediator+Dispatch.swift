@@ -117,7 +117,7 @@ extension Mediator {
     private func resolve(in slot: TargetSlot, action: String?, remote: Bool) -> Resolution {
         // A remote call to a local-only action resolves to `.action`, for the caller to refuse.
         if let action, let found = slot.definition.actions[action] {
-            if !(remote && found.isLocalOnly) {
+            if found.admits(remote: remote) {
                 let instance: any TargetInstance
                 if let cached = slot.cached {
                     instance = cached
@@ -263,7 +263,7 @@ extension Mediator {
         _ resolved: ResolvedTarget, _ found: RegisteredAction, params given: Params, input: TypedInput?, shouldCacheTarget: Bool, origin: CallOrigin,
         awaiting: Bool
     ) -> Outcome {
-        if origin.isRemote && found.isLocalOnly { return .failed(Self.localOnlyError(target: resolved.name, action: found.name)) }
+        if !found.admits(remote: origin.isRemote) { return .failed(Self.localOnlyError(target: resolved.name, action: found.name)) }
         let run: ActionRun
         let params: Params
         if found.contract == nil && input == nil {
@@ -419,7 +419,7 @@ extension Mediator {
             if let fallback = registry.fallback { return .closure(fallback) }
             guard let slot = registry.slots[Self.noTargetActionName],
                 let response = slot.definition.action(named: Self.noTargetActionResponse),
-                !(remote && response.isLocalOnly)
+                response.admits(remote: remote)
             else { return .none }
             return .target(slot.resolved, response)
         }

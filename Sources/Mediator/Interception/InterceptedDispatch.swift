@@ -145,7 +145,7 @@ extension Mediator {
         if let destination = interception.redirects.destination(target: shownTarget, action: shownAction) {
             return .redirect(destination.target, destination.action)
         }
-        if remote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
+        if case .action(let resolvedTarget, let found) = resolved, !found.admits(remote: remote) {
             return .end(.failed(Self.localOnlyError(target: resolvedTarget.name, action: found.name)))
         }
         while stop.ran < stop.chain.count {
@@ -265,7 +265,7 @@ extension Mediator {
         // The names of this stop, copied alone (a copy of the whole request retains all it holds).
         let target = call.request.target
         let action = call.request.action
-        if call.origin.isRemote, case .action(let resolvedTarget, let found) = resolved, found.isLocalOnly {
+        if case .action(let resolvedTarget, let found) = resolved, !found.admits(remote: call.origin.isRemote) {
             return .failed(Self.localOnlyError(target: resolvedTarget.name, action: found.name))
         }
         let chain = call.interception.chain(target: target, action: action)

@@ -9,6 +9,13 @@ struct RegisteredAction: Sendable {
     let run: ActionRun
     /// Declared parameters, result and typed body; `nil` for an action that declared none.
     let contract: ActionContract?
+
+    /// Whether a call may run this action: a remote (URL) call never reaches a local-only one.
+    /// The one statement of that rule; every stage that meets an action asks it.
+    @inline(__always)
+    func admits(remote: Bool) -> Bool {
+        !(remote && isLocalOnly)
+    }
 }
 
 /// An action's body with its target type erased (see ``ActionBody``).
