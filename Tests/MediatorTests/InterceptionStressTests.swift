@@ -177,21 +177,25 @@ struct InterceptionStressTests {
     }
 
     @Test("Threads call while others change interceptors, observers and redirects: every call is right or explained, and reported once")
-    func threads() throws {
+    func threads() async throws {
         let tally = StressTally()
         let mediator = try world(tally)
         let tables = try Self.tables()
         let seed: UInt64 = 0x1D7E_2026
-        onThreads(Self.callerThreads + Self.changerThreads) { thread in
-            var generator = SeededGenerator(seed: seed &+ UInt64(thread))
-            if thread < Self.changerThreads {
-                var added: [InterceptionID] = []
-                for _ in 0..<Self.changesPerThread { change(mediator, tables: tables, added: &added, using: &generator) }
-                for id in added { mediator.removeInterception(id) }
-            } else {
-                for step in 0..<Self.operationsPerThread {
-                    let operation = InterceptionStressOperation.allCases.randomElement(using: &generator)!
-                    run(operation, on: mediator, tally: tally, using: &generator, context: "thread \(thread) step \(step)")
+        // On threads of their own, the test suspended: blocking a thread of the shared pool for
+        // the whole run (minutes under ThreadSanitizer) starved the tests running beside it.
+        await onPlainThread {
+            onThreads(Self.callerThreads + Self.changerThreads) { thread in
+                var generator = SeededGenerator(seed: seed &+ UInt64(thread))
+                if thread < Self.changerThreads {
+                    var added: [InterceptionID] = []
+                    for _ in 0..<Self.changesPerThread { change(mediator, tables: tables, added: &added, using: &generator) }
+                    for id in added { mediator.removeInterception(id) }
+                } else {
+                    for step in 0..<Self.operationsPerThread {
+                        let operation = InterceptionStressOperation.allCases.randomElement(using: &generator)!
+                        run(operation, on: mediator, tally: tally, using: &generator, context: "thread \(thread) step \(step)")
+                    }
                 }
             }
         }
@@ -204,7 +208,7 @@ struct InterceptionStressTests {
         #expect(tally.observed.value == tally.calls.value)
         // Every transient interceptor and observer was removed: calls answer as at the start.
         mediator.setRedirects(RedirectTable())
-        #expect(try mediator.call(target: "Calc", action: "guarded", params: ["a": 1, "b": 2]) as? Int == 3)
+        #expect(try await mediator.call(target: "Calc", action: "guarded", params: ["a": 1, "b": 2]) as? Int == 3)
     }
 
     @Test("Tasks await calls while others change interceptors, observers and redirects: every call is right or explained, and reported once")

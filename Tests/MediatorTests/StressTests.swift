@@ -92,7 +92,7 @@ struct StressTests {
     }
 
     @Test("8 threads x 50,000 random operations: results correct, registrations present, one instance per cached target between releases, no call lost")
-    func stress() throws {
+    func stress() async throws {
         let seed = Self.seed
         print("Concurrency stress: seed 0x\(String(seed, radix: 16)) (thread i uses seed + i; replay with MEDIATOR_STRESS_SEED)")
         let mediator = Mediator()
@@ -101,88 +101,92 @@ struct StressTests {
         let registered = ReadWriteLock<[[String]]>(Array(repeating: [], count: Self.threads))
         let ownActions = ReadWriteLock<[Int]>(Array(repeating: 0, count: Self.threads))
 
-        onThreads(Self.threads) { thread in
-            var generator = SeededGenerator(seed: seed &+ UInt64(thread))
-            var mine: [String] = []
-            var ownActionCount = 0
-            let own = "Own\(thread)"
-            do {
-                try mediator.register(target: own, actions: [])
-            } catch {
-                ledger.fail("thread \(thread): registering \(own): \(error)")
-            }
-            for step in 0..<Self.operationsPerThread {
-                let operation = StressOperation.allCases.randomElement(using: &generator)!
-                let target = Int.random(in: 0..<StressLedger.cachedTargets, using: &generator)
-                let a = Int.random(in: -1_000_000...1_000_000, using: &generator)
-                let b = Int.random(in: -1_000_000...1_000_000, using: &generator)
-                // Built only when something failed.
-                var context: String { "thread \(thread) step \(step) \(operation)" }
-                switch operation {
-                case .cachedPerform:
-                    ledger.cachedCallsIssued.increment()
-                    let result = mediator.perform(target: "Cached\(target)", action: "add", params: ["a": a, "b": b], shouldCacheTarget: true)
-                    if result as? Int != a + b { ledger.fail("\(context): got \(String(describing: result)), expected \(a + b)") }
-                case .cachedCall:
-                    ledger.cachedCallsIssued.increment()
-                    do {
-                        let result = try mediator.call(target: "Target_Cached\(target)", action: "Action_add", params: ["a": "\(a)", "b": b], as: Int.self)
-                        if result != a + b { ledger.fail("\(context): got \(result), expected \(a + b)") }
-                    } catch { ledger.fail("\(context): \(error)") }
-                case .cachedURL:
-                    ledger.cachedCallsIssued.increment()
-                    do {
-                        let result = try mediator.call(url: "app://Cached\(target)/add?a=\(a)&b=\(b)")
+        // On threads of their own, the test suspended: blocking a thread of the shared pool for
+        // the whole run (minutes under ThreadSanitizer) starved the tests running beside it.
+        await onPlainThread {
+            onThreads(Self.threads) { thread in
+                var generator = SeededGenerator(seed: seed &+ UInt64(thread))
+                var mine: [String] = []
+                var ownActionCount = 0
+                let own = "Own\(thread)"
+                do {
+                    try mediator.register(target: own, actions: [])
+                } catch {
+                    ledger.fail("thread \(thread): registering \(own): \(error)")
+                }
+                for step in 0..<Self.operationsPerThread {
+                    let operation = StressOperation.allCases.randomElement(using: &generator)!
+                    let target = Int.random(in: 0..<StressLedger.cachedTargets, using: &generator)
+                    let a = Int.random(in: -1_000_000...1_000_000, using: &generator)
+                    let b = Int.random(in: -1_000_000...1_000_000, using: &generator)
+                    // Built only when something failed.
+                    var context: String { "thread \(thread) step \(step) \(operation)" }
+                    switch operation {
+                    case .cachedPerform:
+                        ledger.cachedCallsIssued.increment()
+                        let result = mediator.perform(target: "Cached\(target)", action: "add", params: ["a": a, "b": b], shouldCacheTarget: true)
                         if result as? Int != a + b { ledger.fail("\(context): got \(String(describing: result)), expected \(a + b)") }
-                    } catch { ledger.fail("\(context): \(error)") }
-                case .cachedHandle:
-                    ledger.cachedCallsIssued.increment()
-                    do {
-                        let handle = try mediator.handle(target: "Cached\(target)", action: "add")
-                        if try handle.call(["a": a, "b": b]) as? Int != a + b { ledger.fail("\(context): wrong sum") }
-                    } catch { ledger.fail("\(context): \(error)") }
-                case .freshPerform:
-                    ledger.freshCallsIssued.increment()
-                    let result = mediator.perform(target: "Fresh", action: "serial", params: ["x": a]) as? [Int]
-                    if result?.last != a { ledger.fail("\(context): got \(String(describing: result))") }
-                case .nested:
-                    let n = Int.random(in: 1...6, using: &generator)
-                    let result = mediator.perform(target: "Nest", action: "sum", params: ["n": n])
-                    if result as? Int != n * (n + 1) / 2 { ledger.fail("\(context): sum of 1...\(n) gave \(String(describing: result))") }
-                case .register where step % 8 == 0:
-                    let name = "T\(thread)x\(mine.count)"
-                    do {
-                        try mediator.register(target: name, actions: [Action("name") { _, _ in name }])
-                        mine.append(name)
-                    } catch { ledger.fail("\(context): registering \(name): \(error)") }
-                case .register:
-                    break
-                case .addAction where step % 8 == 0:
-                    let number = ownActionCount
-                    do {
-                        try mediator.addActions([Action<Mediator>("a\(number)") { _, _ in number }], toTarget: own)
-                        ownActionCount += 1
-                    } catch { ledger.fail("\(context): adding a\(number): \(error)") }
-                case .addAction:
-                    break
-                case .callOwn:
-                    if let name = mine.randomElement(using: &generator), mediator.perform(target: name, action: "name") as? String != name {
-                        ledger.fail("\(context): \(name) did not answer its name")
-                    }
-                    if ownActionCount > 0 {
-                        let number = Int.random(in: 0..<ownActionCount, using: &generator)
-                        if mediator.perform(target: own, action: "a\(number)") as? Int != number { ledger.fail("\(context): \(own)/a\(number) lost") }
-                    }
-                case .release:
-                    // Rare: releases bound how many instances a target may make.
-                    if step % 16 == 0 {
-                        ledger.releases[target].increment()
-                        mediator.releaseCachedTarget(fullName: "Target_Cached\(target)")
+                    case .cachedCall:
+                        ledger.cachedCallsIssued.increment()
+                        do {
+                            let result = try mediator.call(target: "Target_Cached\(target)", action: "Action_add", params: ["a": "\(a)", "b": b], as: Int.self)
+                            if result != a + b { ledger.fail("\(context): got \(result), expected \(a + b)") }
+                        } catch { ledger.fail("\(context): \(error)") }
+                    case .cachedURL:
+                        ledger.cachedCallsIssued.increment()
+                        do {
+                            let result = try mediator.call(url: "app://Cached\(target)/add?a=\(a)&b=\(b)")
+                            if result as? Int != a + b { ledger.fail("\(context): got \(String(describing: result)), expected \(a + b)") }
+                        } catch { ledger.fail("\(context): \(error)") }
+                    case .cachedHandle:
+                        ledger.cachedCallsIssued.increment()
+                        do {
+                            let handle = try mediator.handle(target: "Cached\(target)", action: "add")
+                            if try handle.call(["a": a, "b": b]) as? Int != a + b { ledger.fail("\(context): wrong sum") }
+                        } catch { ledger.fail("\(context): \(error)") }
+                    case .freshPerform:
+                        ledger.freshCallsIssued.increment()
+                        let result = mediator.perform(target: "Fresh", action: "serial", params: ["x": a]) as? [Int]
+                        if result?.last != a { ledger.fail("\(context): got \(String(describing: result))") }
+                    case .nested:
+                        let n = Int.random(in: 1...6, using: &generator)
+                        let result = mediator.perform(target: "Nest", action: "sum", params: ["n": n])
+                        if result as? Int != n * (n + 1) / 2 { ledger.fail("\(context): sum of 1...\(n) gave \(String(describing: result))") }
+                    case .register where step % 8 == 0:
+                        let name = "T\(thread)x\(mine.count)"
+                        do {
+                            try mediator.register(target: name, actions: [Action("name") { _, _ in name }])
+                            mine.append(name)
+                        } catch { ledger.fail("\(context): registering \(name): \(error)") }
+                    case .register:
+                        break
+                    case .addAction where step % 8 == 0:
+                        let number = ownActionCount
+                        do {
+                            try mediator.addActions([Action<Mediator>("a\(number)") { _, _ in number }], toTarget: own)
+                            ownActionCount += 1
+                        } catch { ledger.fail("\(context): adding a\(number): \(error)") }
+                    case .addAction:
+                        break
+                    case .callOwn:
+                        if let name = mine.randomElement(using: &generator), mediator.perform(target: name, action: "name") as? String != name {
+                            ledger.fail("\(context): \(name) did not answer its name")
+                        }
+                        if ownActionCount > 0 {
+                            let number = Int.random(in: 0..<ownActionCount, using: &generator)
+                            if mediator.perform(target: own, action: "a\(number)") as? Int != number { ledger.fail("\(context): \(own)/a\(number) lost") }
+                        }
+                    case .release:
+                        // Rare: releases bound how many instances a target may make.
+                        if step % 16 == 0 {
+                            ledger.releases[target].increment()
+                            mediator.releaseCachedTarget(fullName: "Target_Cached\(target)")
+                        }
                     }
                 }
+                registered.withLock { $0[thread] = mine }
+                ownActions.withLock { $0[thread] = ownActionCount }
             }
-            registered.withLock { $0[thread] = mine }
-            ownActions.withLock { $0[thread] = ownActionCount }
         }
 
         let failures = ledger.failures.withLock { $0 }
@@ -192,7 +196,7 @@ struct StressTests {
         let names = registered.withLock { $0 }
         #expect(names.joined().count > Self.threads * 100)
         for name in names.joined() {
-            #expect(mediator.perform(target: name, action: "name") as? String == name, "\(name)")
+            #expect(await mediator.perform(target: name, action: "name") as? String == name, "\(name)")
         }
         for (thread, count) in ownActions.withLock({ $0 }).enumerated() {
             #expect(mediator.target(named: "Own\(thread)")?.actions.count == count)
