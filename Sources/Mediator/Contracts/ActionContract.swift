@@ -33,7 +33,7 @@ final class ActionContract: Sendable {
         self.result = result
         self.policy = policy
         let declared = parameters ?? []
-        let saysMoreThanTypes = declared.contains { $0.defaultValue != nil || $0.type.saysMoreThanSwiftTypes }
+        let saysMoreThanTypes = declared.contains(where: \.saysMoreThanSwiftTypes)
         var keyed = keyed
         if saysMoreThanTypes { keyed?.direct = nil }
         self.keyed = keyed

@@ -112,7 +112,7 @@ public struct ParameterType: Sendable, Equatable, CustomStringConvertible {
         case .integer(let minimum, let maximum): minimum != nil || maximum != nil
         case .number(let minimum, let maximum): minimum != nil || maximum != nil
         case .array(let element): element.saysMoreThanSwiftTypes
-        case .object(let fields?): fields.contains { $0.defaultValue != nil || $0.type.saysMoreThanSwiftTypes }
+        case .object(let fields?): fields.contains(where: \.saysMoreThanSwiftTypes)
         case .string, .boolean, .object(nil), .value: false
         }
     }
@@ -150,4 +150,10 @@ public struct ParameterType: Sendable, Equatable, CustomStringConvertible {
         case (nil, let maximum?): " (...\(maximum))"
         }
     }
+}
+
+extension Parameter {
+    /// Whether this parameter says more than a Swift type can: a default, or a bound at any depth
+    /// (``ActionContract/passesTypedInputAsIs``).
+    var saysMoreThanSwiftTypes: Bool { defaultValue != nil || type.saysMoreThanSwiftTypes }
 }

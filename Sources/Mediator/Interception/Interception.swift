@@ -72,10 +72,8 @@ final class Interception: Sendable {
     @inline(__always)
     func chain(target: String, action: String) -> [Entry] {
         if scoped.isEmpty { return global }
-        guard let index = scoped.index(forKey: target), scoped.keys[index].utf8.elementsEqual(target.utf8) else { return global }
-        let chains = scoped.values[index]
-        guard let found = chains.byAction.index(forKey: action), chains.byAction.keys[found].utf8.elementsEqual(action.utf8) else { return chains.others }
-        return chains.byAction.values[found]
+        guard let chains = scoped.value(forExactKey: target) else { return global }
+        return chains.byAction.value(forExactKey: action) ?? chains.others
     }
 
     /// Whether calls need the intercepted path at all.

@@ -196,9 +196,7 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
             let key = actions.keys[index]
             if key.target.utf8.elementsEqual(target.utf8) && key.action.utf8.elementsEqual(action.utf8) { return actions.values[index] }
         }
-        if !targets.isEmpty, let index = targets.index(forKey: target), targets.keys[index].utf8.elementsEqual(target.utf8) {
-            return Destination(target: targets.values[index], action: action)
-        }
+        if !targets.isEmpty, let renamed = targets.value(forExactKey: target) { return Destination(target: renamed, action: action) }
         return nil
     }
 
@@ -208,8 +206,7 @@ public struct RedirectTable: Sendable, Equatable, CustomStringConvertible {
     /// The fallback for the failing calls of `target`, or `nil` (compared byte for byte, as
     /// ``destination(target:action:)`` compares).
     func fallback(of target: String) -> Destination? {
-        guard !fallbacks.isEmpty, let index = fallbacks.index(forKey: target), fallbacks.keys[index].utf8.elementsEqual(target.utf8) else { return nil }
-        return fallbacks.values[index]
+        fallbacks.isEmpty ? nil : fallbacks.value(forExactKey: target)
     }
 
     // MARK: Building

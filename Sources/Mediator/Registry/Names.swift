@@ -123,3 +123,14 @@ enum Names {
         return !(0..<6).allSatisfy { bytes[$0] == prefix.utf8Start[$0] }
     }
 }
+
+extension Dictionary where Key == String {
+    /// The value stored under exactly `key`, byte for byte. A dictionary's own lookup uses
+    /// `String`'s equality, which also matches a canonically equivalent spelling (a KELVIN SIGN
+    /// for `K`); the bytes are compared only on a hit.
+    @inline(__always)
+    func value(forExactKey key: String) -> Value? {
+        guard let index = index(forKey: key), keys[index].utf8.elementsEqual(key.utf8) else { return nil }
+        return values[index]
+    }
+}
