@@ -9,7 +9,7 @@
 ///     Action("hello") { _, params in "Hello, \(try params.value("name", as: String.self))!" },
 /// ])
 /// mediator.perform(target: "Greeter", action: "hello", params: ["name": "Ada"])  // "Hello, Ada!"
-/// try mediator.call(target: "Greeter", action: "helo")  // throws: did you mean "hello"?
+/// try mediator.callNow(target: "Greeter", action: "helo")  // throws: did you mean "hello"?
 /// ```
 ///
 /// ## Thread safety

@@ -63,7 +63,7 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int3
             actions: [
                 Action("down") { mediator, params in
                     let n = try params.value("n", as: Int.self)
-                    return n == 0 ? 0 : try mediator.call(target: "Nest", action: "down", params: ["n": n - 1], as: Int.self) + 1
+                    return n == 0 ? 0 : try mediator.callNow(target: "Nest", action: "down", params: ["n": n - 1], as: Int.self) + 1
                 }
             ])
     } catch {
@@ -74,7 +74,7 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int3
     let url = "app://Bench/echo?v=1&name=abc"
     let asyncURL = "app://BenchAsync/echo?v=1&name=abc"
 
-    let entryPoints = [
+    let entryPoints: [EntryPoint] = [
         EntryPoint(name: "perform, cached") { count in
             for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
         },
@@ -85,13 +85,13 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int3
             for index in 0..<count { consume(try? mediator.benchEcho(v: index, name: "abc")) }
         },
         EntryPoint(name: "ActionHandle.call") { count in
-            for _ in 0..<count { consume(try? handle?.call(params)) }
+            for _ in 0..<count { consume(try? handle?.callNow(params)) }
         },
         EntryPoint(name: "open(url)") { count in
             for _ in 0..<count { consume(mediator.open(url)) }
         },
         EntryPoint(name: "call(url:)") { count in
-            for _ in 0..<count { consume(try? mediator.call(url: url)) }
+            for _ in 0..<count { consume(try? mediator.callNow(url: url)) }
         },
         EntryPoint(name: "open(url, completion:)") { count in
             for _ in 0..<count { mediator.open(url) { consume($0) } }
@@ -100,10 +100,10 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int3
             for _ in 0..<count { consume(mediator.perform(target: "Bench", action: "ehco")) }
         },
         EntryPoint(name: "call, missing action (error with suggestion)") { count in
-            for _ in 0..<count { consume(try? mediator.call(target: "Bench", action: "ehco")) }
+            for _ in 0..<count { consume(try? mediator.callNow(target: "Bench", action: "ehco")) }
         },
         EntryPoint(name: "call, action throws") { count in
-            for _ in 0..<count { consume(try? mediator.call(target: "Counted", action: "fail")) }
+            for _ in 0..<count { consume(try? mediator.callNow(target: "Counted", action: "fail")) }
         },
         EntryPoint(name: "nested calls, 3 deep") { count in
             for _ in 0..<count { consume(mediator.perform(target: "Nest", action: "down", params: ["n": 3])) }
@@ -121,7 +121,7 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int3
             }
         },
         EntryPoint.awaiting(name: "await perform, cached (sync action)") { count in
-            for _ in 0..<count { consume(await mediator.perform(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
+            for _ in 0..<count { consume(try? await mediator.call(target: "Bench", action: "echo", params: params, shouldCacheTarget: true)) }
         },
         EntryPoint.awaiting(name: "await call, async action") { count in
             for _ in 0..<count { consume(try? await mediator.call(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true)) }
@@ -136,11 +136,12 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int3
             for _ in 0..<count { consume(try? await mediator.call(url: asyncURL)) }
         },
         EntryPoint.awaiting(name: "await perform, main-actor action (a hop each)") { count in
-            for _ in 0..<count { consume(await mediator.perform(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true)) }
+            for _ in 0..<count { consume(try? await mediator.call(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true)) }
         },
-        EntryPoint.awaiting(name: "perform(completion:), its task awaited") { count in
+        EntryPoint.awaiting(name: "call in a task, the task awaited") { count in
             for _ in 0..<count {
-                await mediator.perform(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true) { consume($0) }.value
+                let task = Task { try? await mediator.call(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true) }
+                consume(await task.value)
             }
         },
         EntryPoint.awaiting(name: "open(url, completion:), async action, completion awaited") { count in

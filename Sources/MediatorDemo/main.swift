@@ -32,7 +32,7 @@ do {
     print("created note \(note.id): \(note.title) [\(note.tags.joined(separator: ", "))] by \(note.owner)")
 
     // A typed key: the compiler checks the input and the output; the note comes back as is.
-    let fetched = try mediator.call(.notesGet, GetNote(id: note.id))
+    let fetched = try mediator.callNow(.notesGet, GetNote(id: note.id))
     print("call(.notesGet, GetNote(id: \(note.id))) -> \(fetched.title) by \(fetched.owner)")
 
     // The string API, CTMediator style: a result or nil.
@@ -49,7 +49,7 @@ do {
         ("Notes", "gte", ["id": 1]), ("Note", "get", ["id": 1]), ("Notes", "get", ["id": "4x"]), ("Notes", "export", ["token": token]),
     ] as [(String, String, Params)] {
         do {
-            _ = try mediator.call(target: target, action: action, params: params)
+            _ = try mediator.callNow(target: target, action: action, params: params)
         } catch {
             print("call \(target)/\(action) failed:", error)
         }

@@ -54,7 +54,7 @@ enum FuzzTargets {
     static func url(_ text: String) {
         let opened = mediator.open(text)
         do {
-            let result = try mediator.call(url: text)
+            let result = try mediator.callNow(url: text)
             if (opened == nil) != (result == nil) { fatalError("open and call(url:) disagree on \(text.debugDescription)") }
         } catch {
             if !urlFailures.contains(error.code) { fatalError("unexpected \(error.code) for \(text.debugDescription): \(error)") }
@@ -155,7 +155,7 @@ enum FuzzTargets {
             guard let again = try? JSONValue(parsing: value.serialized), again == value else {
                 fatalError("JSON \(text.debugDescription) did not survive printing as \(value.serialized.debugDescription)")
             }
-            _ = try? mediator.call(target: "Echo", action: "typed", params: ["n": value.parameterValue])
+            _ = try? mediator.callNow(target: "Echo", action: "typed", params: ["n": value.parameterValue])
         }
     }
 }

@@ -283,7 +283,7 @@ enum RouteFuzz {
         if !mediator.canOpen(url) { fatalError("\(url.debugDescription), built from route \(pattern.debugDescription), cannot be opened") }
         let reached: Reached
         do {
-            guard let value = try mediator.call(url: url) as? Reached else { fatalError("\(url.debugDescription) answered something else") }
+            guard let value = try mediator.callNow(url: url) as? Reached else { fatalError("\(url.debugDescription) answered something else") }
             reached = value
         } catch {
             fatalError("\(url.debugDescription), built from route \(pattern.debugDescription), failed: \(error)")
@@ -336,8 +336,8 @@ enum RouteFuzz {
         let routes = mediator.routes
         let canOpen = mediator.canOpen(url)
         let opened = mediator.open(url)
-        let plain = outcome(url) { () throws(MediatorError) in try mediator.call(url: url) }
-        let withParams = outcome(url) { () throws(MediatorError) in try mediator.call(url: url, params: extra) }
+        let plain = outcome(url) { () throws(MediatorError) in try mediator.callNow(url: url) }
+        let withParams = outcome(url) { () throws(MediatorError) in try mediator.callNow(url: url, params: extra) }
         let shown = url.debugDescription
 
         for (result, withExtra) in [(plain, false), (withParams, true)] {

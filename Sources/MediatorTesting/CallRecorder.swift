@@ -8,7 +8,7 @@ import Mediator
 /// let recorder = CallRecorder()
 /// mediator.addObserver(recorder)
 ///
-/// _ = try mediator.call(target: "Notes", action: "create", params: ["token": token, "title": "hi"])
+/// _ = try mediator.callNow(target: "Notes", action: "create", params: ["token": token, "title": "hi"])
 ///
 /// #expect(recorder.names == ["Accounts/whoAmI", "Notes/create"])
 /// let check = try #require(recorder.records(target: "Accounts").first)

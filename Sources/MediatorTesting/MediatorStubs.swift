@@ -15,7 +15,7 @@ import Mediator
 /// }
 /// stubs.install(in: mediator)
 ///
-/// let note = try mediator.call(.notesCreate, CreateNote(token: "good", title: "hi"))
+/// let note = try mediator.callNow(.notesCreate, CreateNote(token: "good", title: "hi"))
 /// #expect(note.owner == "ada")
 /// ```
 ///

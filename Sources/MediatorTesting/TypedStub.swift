@@ -71,7 +71,7 @@ extension TypedStub {
         func input(from params: Params) throws(MediatorError) -> Input {
             let stand = try stand.get()
             do throws(MediatorError) {
-                _ = try stand.call(target: key.target, action: key.action, params: params)
+                _ = try stand.callNow(target: key.target, action: key.action, params: params)
             } catch {
                 if let read = error.underlying as? Read { return read.input }
                 throw error

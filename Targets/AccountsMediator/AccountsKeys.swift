@@ -9,7 +9,7 @@ import Mediator
 /// The input of `Accounts/signUp`: the new account's username and password.
 ///
 /// ```swift
-/// let user = try mediator.call(.accountsSignUp, SignUp(username: "ada", password: "analytical"))
+/// let user = try mediator.callNow(.accountsSignUp, SignUp(username: "ada", password: "analytical"))
 /// ```
 public struct SignUp: Codable, Sendable, Equatable, DeclaresParameters {
     /// 1 to 32 characters, each an ASCII letter, digit, `.`, `_` or `-`.
@@ -72,7 +72,7 @@ extension ActionKey where Input == SignUp, Output == AccountsUser {
     /// `Accounts/signUp`: creates an account and returns it.
     ///
     /// ```swift
-    /// let user = try mediator.call(.accountsSignUp, SignUp(username: "ada", password: "analytical"))
+    /// let user = try mediator.callNow(.accountsSignUp, SignUp(username: "ada", password: "analytical"))
     /// ```
     public static var accountsSignUp: Self { Self(target: "Accounts", action: "signUp") }
 }
@@ -81,7 +81,7 @@ extension ActionKey where Input == LogIn, Output == String {
     /// `Accounts/logIn`: a new session token, if the password matches.
     ///
     /// ```swift
-    /// let token = try mediator.call(.accountsLogIn, LogIn(username: "ada", password: "analytical"))
+    /// let token = try mediator.callNow(.accountsLogIn, LogIn(username: "ada", password: "analytical"))
     /// ```
     public static var accountsLogIn: Self { Self(target: "Accounts", action: "logIn") }
 }
@@ -90,7 +90,7 @@ extension ActionKey where Input == CheckToken, Output == AccountsUser {
     /// `Accounts/whoAmI`: the account a session token belongs to (synchronous).
     ///
     /// ```swift
-    /// let user = try mediator.call(.accountsWhoAmI, CheckToken(token: token))
+    /// let user = try mediator.callNow(.accountsWhoAmI, CheckToken(token: token))
     /// ```
     public static var accountsWhoAmI: Self { Self(target: "Accounts", action: "whoAmI") }
 

@@ -41,17 +41,17 @@ extension MediatorError {
 extension Mediator {
     /// Creates an account.
     public func accountsSignUp(username: String, password: String) throws(MediatorError) -> AccountsUser {
-        try call(.accountsSignUp, SignUp(username: username, password: password))
+        try callNow(.accountsSignUp, SignUp(username: username, password: password))
     }
 
     /// Logs in and returns a session token.
     public func accountsLogIn(username: String, password: String) throws(MediatorError) -> String {
-        try call(.accountsLogIn, LogIn(username: username, password: password))
+        try callNow(.accountsLogIn, LogIn(username: username, password: password))
     }
 
     /// The account a session token belongs to.
     public func accountsWhoAmI(token: String) throws(MediatorError) -> AccountsUser {
-        try call(.accountsWhoAmI, CheckToken(token: token))
+        try callNow(.accountsWhoAmI, CheckToken(token: token))
     }
 }
 

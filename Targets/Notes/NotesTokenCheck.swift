@@ -12,7 +12,7 @@ import Mediator
 /// Target_Notes.addTokenCheck(to: mediator)
 ///
 /// do {
-///     _ = try mediator.call(.notesCreate, CreateNote(token: "forged", title: "hi"))
+///     _ = try mediator.callNow(.notesCreate, CreateNote(token: "forged", title: "hi"))
 /// } catch where error.notesFailure == .unauthorized {
 ///     // refused before Notes ran: error.code == .rejected, naming "NotesTokenCheck"
 /// }

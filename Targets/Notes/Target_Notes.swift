@@ -61,8 +61,8 @@ public final class Target_Notes: MediatorTarget {
     ///
     /// ```swift
     /// try mediator.addRoutes(Target_Notes.routes + Target_Accounts.routes)
-    /// let note = try mediator.call(url: "app://notes/7")                // Notes/get, id "7"
-    /// let work = try mediator.call(url: "https://example.com/notes/tag/work")   // Notes/list, tag "work"
+    /// let note = try await mediator.call(url: "app://notes/7")                // Notes/get, id "7"
+    /// let work = try await mediator.call(url: "https://example.com/notes/tag/work")   // Notes/list, tag "work"
     /// ```
     ///
     /// - `/notes`: every note (`list`).

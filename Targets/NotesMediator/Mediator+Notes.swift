@@ -53,27 +53,27 @@ extension Mediator {
     /// wrappers call through typed keys (``ActionKey/notesCreate``), where the compiler does.
     /// ``NotesRequirements/all`` states what it sends, so that `verify()` checks it at start-up.
     public func notesCreate(token: String, title: String, body: String = "", tags: [String] = []) throws(MediatorError) -> Note {
-        try call(target: "Notes", action: "create", params: ["token": token, "title": title, "body": body, "tags": tags], as: Note.self)
+        try callNow(target: "Notes", action: "create", params: ["token": token, "title": title, "body": body, "tags": tags], as: Note.self)
     }
 
     /// The note with this id.
     public func notesGet(id: Int) throws(MediatorError) -> Note {
-        try call(.notesGet, GetNote(id: id))
+        try callNow(.notesGet, GetNote(id: id))
     }
 
     /// All notes in order of id, or those carrying `tag`.
     public func notesList(tag: String? = nil) throws(MediatorError) -> [Note] {
-        try call(.notesList, ListNotes(tag: tag))
+        try callNow(.notesList, ListNotes(tag: tag))
     }
 
     /// Changes the given fields of a note; `nil` leaves a field as it is.
     public func notesUpdate(token: String, id: Int, title: String? = nil, body: String? = nil, tags: [String]? = nil) throws(MediatorError) -> Note {
-        try call(.notesUpdate, UpdateNote(token: token, id: id, title: title, body: body, tags: tags))
+        try callNow(.notesUpdate, UpdateNote(token: token, id: id, title: title, body: body, tags: tags))
     }
 
     /// Deletes a note. By name: the action returns nothing, so it has no key.
     public func notesDelete(token: String, id: Int) throws(MediatorError) {
-        try call(target: "Notes", action: "delete", params: ["token": token, "id": id])
+        try callNow(target: "Notes", action: "delete", params: ["token": token, "id": id])
     }
 }
 

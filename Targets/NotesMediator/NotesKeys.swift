@@ -12,7 +12,7 @@ import Mediator
 /// `body` or `tags` out.
 ///
 /// ```swift
-/// let note = try mediator.call(.notesCreate, CreateNote(token: token, title: "Engines", tags: ["math"]))
+/// let note = try mediator.callNow(.notesCreate, CreateNote(token: token, title: "Engines", tags: ["math"]))
 /// ```
 public struct CreateNote: Codable, Sendable, Equatable, DeclaresParameters {
     /// A session token from `Accounts/logIn`: the note's owner.
@@ -127,7 +127,7 @@ extension ActionKey where Input == CreateNote, Output == Note {
     /// `Notes/create`: creates a note owned by the token's account and returns it.
     ///
     /// ```swift
-    /// let note = try mediator.call(.notesCreate, CreateNote(token: token, title: "Engines"))
+    /// let note = try mediator.callNow(.notesCreate, CreateNote(token: token, title: "Engines"))
     /// ```
     public static var notesCreate: Self { Self(target: "Notes", action: "create") }
 }
@@ -136,7 +136,7 @@ extension ActionKey where Input == GetNote, Output == Note {
     /// `Notes/get`: the note with an id.
     ///
     /// ```swift
-    /// let note = try mediator.call(.notesGet, GetNote(id: 1))
+    /// let note = try mediator.callNow(.notesGet, GetNote(id: 1))
     /// ```
     public static var notesGet: Self { Self(target: "Notes", action: "get") }
 }
@@ -145,7 +145,7 @@ extension ActionKey where Input == ListNotes, Output == [Note] {
     /// `Notes/list`: all notes in order of id, or those carrying a tag.
     ///
     /// ```swift
-    /// let drafts = try mediator.call(.notesList, ListNotes(tag: "draft"))
+    /// let drafts = try mediator.callNow(.notesList, ListNotes(tag: "draft"))
     /// ```
     public static var notesList: Self { Self(target: "Notes", action: "list") }
 }
@@ -154,7 +154,7 @@ extension ActionKey where Input == UpdateNote, Output == Note {
     /// `Notes/update`: changes the given fields of a note the token's account owns, and returns it.
     ///
     /// ```swift
-    /// let note = try mediator.call(.notesUpdate, UpdateNote(token: token, id: 1, title: "Engines, revised"))
+    /// let note = try mediator.callNow(.notesUpdate, UpdateNote(token: token, id: 1, title: "Engines, revised"))
     /// ```
     public static var notesUpdate: Self { Self(target: "Notes", action: "update") }
 }

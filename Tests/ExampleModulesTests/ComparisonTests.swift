@@ -67,7 +67,7 @@ struct ComparisonTests {
         for key in required {
             var params = complete
             params[key] = nil
-            let error = #expect(throws: MediatorError.self) { try mediator.call(target: target, action: action, params: params) }
+            let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: target, action: action, params: params) }
             #expect(error?.code == .invalidParameter)
             #expect(error?.parameter == key)
             #expect(error?.target == target)
@@ -88,7 +88,7 @@ struct ComparisonTests {
         let mediator = try exampleMediator()
         var params: Params = ["username": "ada", "password": "analytical", "token": "token-1", "title": "t", "id": 1]
         params[key] = value
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: target, action: action, params: params) }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: target, action: action, params: params) }
         #expect(error?.code == .invalidParameter)
         #expect(error?.parameter == key)
     }
@@ -97,7 +97,7 @@ struct ComparisonTests {
     func accountsMissing() throws {
         let mediator = Mediator()
         try Target_Notes.register(in: mediator)
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Notes", action: "create", params: ["token": "t", "title": "x"]) }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Notes", action: "create", params: ["token": "t", "title": "x"]) }
         #expect(error?.actionErrorCode == "authorizationUnavailable")
         #expect(error?.description.contains("no target named \"Accounts\"") == true)
     }

@@ -77,11 +77,11 @@ struct ExampleContractsTests {
     @Test("A wrong type is refused before the action runs, in the contract's words")
     func wrongTypeInContractWords() throws {
         let mediator = try exampleMediator()
-        let get = #expect(throws: MediatorError.self) { try mediator.call(target: "Notes", action: "get", params: ["id": "seven"]) }
+        let get = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Notes", action: "get", params: ["id": "seven"]) }
         #expect(get?.description == #"Notes/get: invalid parameter "id": expected integer, got String "seven""#)
-        let delete = #expect(throws: MediatorError.self) { try mediator.call(target: "Notes", action: "delete", params: ["token": 7, "id": 1]) }
+        let delete = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Notes", action: "delete", params: ["token": 7, "id": 1]) }
         #expect(delete?.description == #"Notes/delete: invalid parameter "token": expected string, got Int 7"#)
-        let signUp = #expect(throws: MediatorError.self) { try mediator.call(target: "Accounts", action: "signUp", params: ["username": "ada"]) }
+        let signUp = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Accounts", action: "signUp", params: ["username": "ada"]) }
         #expect(signUp?.description == #"Accounts/signUp: missing required parameter "password" (expected string)"#)
         // Refused before running: no account was made.
         #expect(try mediator.accountsSignUp(username: "ada", password: "analytical").id == 1)
@@ -92,29 +92,29 @@ struct ExampleContractsTests {
         let mediator = try exampleMediator()
         _ = try mediator.accountsSignUp(username: "ada", password: "analytical")
         let token = try mediator.accountsLogIn(username: "ada", password: "analytical")
-        let created = try #require(try mediator.call(url: "app://Notes/create?token=\(token)&title=Hi") as? [String: any Sendable])
+        let created = try #require(try mediator.callNow(url: "app://Notes/create?token=\(token)&title=Hi") as? [String: any Sendable])
         #expect(created["body"] as? String == "")
         #expect((created["tags"] as? [String]) == [])
         #expect(try mediator.notesGet(id: 1) == NotesMediator.Note(id: 1, title: "Hi", body: "", tags: [], owner: "ada"))
-        let refused = #expect(throws: MediatorError.self) { try mediator.call(url: "app://Notes/get?id=1&colour=red") }
+        let refused = #expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Notes/get?id=1&colour=red") }
         #expect(refused?.description == #"Notes/get: undeclared parameter "colour": the action takes id"#)
         // In-process callers may pass more (the default policy): the action ignores it.
-        #expect(try mediator.call(target: "Notes", action: "get", params: ["id": 1, "colour": "red"], as: NotesMediator.Note.self).title == "Hi")
+        #expect(try mediator.callNow(target: "Notes", action: "get", params: ["id": 1, "colour": "red"], as: NotesMediator.Note.self).title == "Hi")
     }
 
     @Test("A typed key passes the provider's output as is; by name the same action answers with plain values")
     func keyedAndByName() throws {
         let mediator = try exampleMediator()
-        let user = try mediator.call(.accountsSignUp, SignUp(username: "ada", password: "analytical"))
+        let user = try mediator.callNow(.accountsSignUp, SignUp(username: "ada", password: "analytical"))
         #expect(user == AccountsUser(id: 1, username: "ada"))
-        let token = try mediator.call(.accountsLogIn, LogIn(username: "ada", password: "analytical"))
-        let note = try mediator.call(.notesCreate, CreateNote(token: token, title: "Engines", tags: ["math"]))
+        let token = try mediator.callNow(.accountsLogIn, LogIn(username: "ada", password: "analytical"))
+        let note = try mediator.callNow(.notesCreate, CreateNote(token: token, title: "Engines", tags: ["math"]))
         #expect(note == NotesMediator.Note(id: 1, title: "Engines", body: "", tags: ["math"], owner: "ada"))
-        let plain = try #require(try mediator.call(target: "Notes", action: "get", params: ["id": 1]) as? [String: any Sendable])
+        let plain = try #require(try mediator.callNow(target: "Notes", action: "get", params: ["id": 1]) as? [String: any Sendable])
         #expect(plain["title"] as? String == "Engines")
         #expect(plain["tags"] as? [String] == ["math"])
-        #expect(try mediator.call(.notesList, ListNotes(tag: "math")) == [note])
-        #expect(try mediator.call(.notesList, ListNotes(tag: "draft")) == [])
+        #expect(try mediator.callNow(.notesList, ListNotes(tag: "math")) == [note])
+        #expect(try mediator.callNow(.notesList, ListNotes(tag: "draft")) == [])
     }
 
     @Test("The async keys are awaited: Notes/export and Accounts/verifyToken; the sync call refuses them")
@@ -131,7 +131,7 @@ struct ExampleContractsTests {
 
     /// The synchronous `call` of a key (outside an async context the sync overload is chosen).
     static func callSynchronously(_ mediator: Mediator, _ token: String) throws(MediatorError) {
-        _ = try mediator.call(.notesExport, ExportNotes(token: token))
+        _ = try mediator.callNow(.notesExport, ExportNotes(token: token))
     }
 }
 

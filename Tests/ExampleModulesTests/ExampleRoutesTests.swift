@@ -67,6 +67,6 @@ struct ExampleRoutesTests {
         #expect(pair.mediator.canOpen("app://notes/4"))
         #expect(!pair.mediator.canOpen("app://notes/a/b"))
         // /me is for the app scheme only.
-        #expect(throws: MediatorError.self) { try pair.mediator.call(url: "https://example.com/me?token=\(pair.ada)") }
+        #expect(throws: MediatorError.self) { try pair.mediator.callNow(url: "https://example.com/me?token=\(pair.ada)") }
     }
 }

@@ -93,7 +93,7 @@ struct NotesExportTests {
     func synchronousCallersRefused() throws {
         let pair = try SignedInPair()
         try pair.writeNotes()
-        let error = #expect(throws: MediatorError.self) { try pair.mediator.call(target: "Notes", action: "export", params: ["token": pair.ada]) }
+        let error = #expect(throws: MediatorError.self) { try pair.mediator.callNow(target: "Notes", action: "export", params: ["token": pair.ada]) }
         #expect(error?.code == .asyncAction)
         #expect(pair.mediator.perform(target: "Notes", action: "export", params: ["token": pair.ada]) == nil)
         #expect(try pair.mediator.notesList().map(\.id) == [1, 2, 3, 4])
@@ -200,7 +200,7 @@ struct AsyncWrapperTests {
     @Test("The sync entry point refuses Accounts/verifyToken with asyncAction")
     func verifyTokenIsAsync() throws {
         let pair = try SignedInPair()
-        let error = #expect(throws: MediatorError.self) { try pair.mediator.call(target: "Accounts", action: "verifyToken", params: ["token": pair.ada]) }
+        let error = #expect(throws: MediatorError.self) { try pair.mediator.callNow(target: "Accounts", action: "verifyToken", params: ["token": pair.ada]) }
         #expect(error?.code == .asyncAction)
     }
 

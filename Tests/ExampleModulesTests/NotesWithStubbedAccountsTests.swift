@@ -45,7 +45,7 @@ struct NotesWithStubbedAccountsTests {
     func createWithAValidToken() throws {
         let bench = try NotesBench()
 
-        let note = try bench.mediator.call(.notesCreate, CreateNote(token: "ada-token", title: "Engines"))
+        let note = try bench.mediator.callNow(.notesCreate, CreateNote(token: "ada-token", title: "Engines"))
 
         #expect(note.owner == "ada")
         #expect(bench.recorder.names == ["Accounts/whoAmI", "Notes/create"])
@@ -58,7 +58,7 @@ struct NotesWithStubbedAccountsTests {
     func createWithAnInvalidToken() throws {
         let bench = try NotesBench()
 
-        let error = try #require(throws: MediatorError.self) { try bench.mediator.call(.notesCreate, CreateNote(token: "forged", title: "Engines")) }
+        let error = try #require(throws: MediatorError.self) { try bench.mediator.callNow(.notesCreate, CreateNote(token: "forged", title: "Engines")) }
 
         #expect(error.code == .actionFailed)
         #expect(error.notesFailure == .unauthorized)
@@ -69,7 +69,7 @@ struct NotesWithStubbedAccountsTests {
     @Test("Reads take no token: get and list make no Accounts call")
     func readsAskNothing() throws {
         let bench = try NotesBench()
-        let note = try bench.mediator.call(.notesCreate, CreateNote(token: "ada-token", title: "Engines"))
+        let note = try bench.mediator.callNow(.notesCreate, CreateNote(token: "ada-token", title: "Engines"))
         bench.recorder.removeAll()
 
         #expect(try bench.mediator.notesGet(id: note.id) == note)
@@ -80,7 +80,7 @@ struct NotesWithStubbedAccountsTests {
     @Test("Another account's token cannot change or delete a note: notOwner, after one whoAmI each")
     func ownership() throws {
         let bench = try NotesBench()
-        let note = try bench.mediator.call(.notesCreate, CreateNote(token: "ada-token", title: "Engines"))
+        let note = try bench.mediator.callNow(.notesCreate, CreateNote(token: "ada-token", title: "Engines"))
         bench.recorder.removeAll()
 
         let update = try #require(throws: MediatorError.self) { try bench.mediator.notesUpdate(token: "grace-token", id: note.id, title: "Mine") }
@@ -133,7 +133,7 @@ struct NotesWithStubbedAccountsTests {
     func byURL() throws {
         let bench = try NotesBench()
 
-        let note = try bench.mediator.call(url: "app://Notes/create?token=ada-token&title=Engines") as? [String: any Sendable]
+        let note = try bench.mediator.callNow(url: "app://Notes/create?token=ada-token&title=Engines") as? [String: any Sendable]
 
         #expect(note?["owner"] as? String == "ada")
         #expect(bench.recorder.names == ["Accounts/whoAmI", "Notes/create"])
@@ -147,7 +147,7 @@ struct NotesTokenCheckTests {
     func rejectsAnInvalidToken() throws {
         let bench = try NotesBench(checkingTokens: true)
 
-        let error = try #require(throws: MediatorError.self) { try bench.mediator.call(.notesCreate, CreateNote(token: "forged", title: "Engines")) }
+        let error = try #require(throws: MediatorError.self) { try bench.mediator.callNow(.notesCreate, CreateNote(token: "forged", title: "Engines")) }
 
         #expect(error.code == .rejected)
         #expect(error.notesFailure == .unauthorized)
@@ -161,7 +161,7 @@ struct NotesTokenCheckTests {
     func passesAValidToken() throws {
         let bench = try NotesBench(checkingTokens: true)
 
-        let note = try bench.mediator.call(.notesCreate, CreateNote(token: "grace-token", title: "Compilers"))
+        let note = try bench.mediator.callNow(.notesCreate, CreateNote(token: "grace-token", title: "Compilers"))
 
         #expect(note.owner == "grace")
         #expect(bench.recorder.names == ["Accounts/whoAmI", "Accounts/whoAmI", "Notes/create"])
@@ -175,9 +175,9 @@ struct NotesTokenCheckTests {
         let refusals: [MediatorError?] = [
             try? #require(throws: MediatorError.self) { try bench.mediator.notesUpdate(token: "forged", id: note.id, title: "x") },
             try? #require(throws: MediatorError.self) { try bench.mediator.notesDelete(token: "forged", id: note.id) },
-            try? #require(throws: MediatorError.self) { try bench.mediator.call(url: "app://Notes/delete?token=forged&id=\(note.id)") },
+            try? #require(throws: MediatorError.self) { try bench.mediator.callNow(url: "app://Notes/delete?token=forged&id=\(note.id)") },
             try? #require(throws: MediatorError.self) {
-                try bench.mediator.call(target: "Target_Notes", action: "Action_create", params: ["token": "x", "title": "y"])
+                try bench.mediator.callNow(target: "Target_Notes", action: "Action_create", params: ["token": "x", "title": "y"])
             },
         ]
         #expect(refusals.map { $0?.code } == [.rejected, .rejected, .rejected, .rejected])
@@ -194,7 +194,7 @@ struct NotesTokenCheckTests {
     func missingToken() throws {
         let bench = try NotesBench(checkingTokens: true)
 
-        let error = try #require(throws: MediatorError.self) { try bench.mediator.call(target: "Notes", action: "create", params: ["title": "Engines"]) }
+        let error = try #require(throws: MediatorError.self) { try bench.mediator.callNow(target: "Notes", action: "create", params: ["title": "Engines"]) }
 
         #expect(error.code == .invalidParameter)
         #expect(error.parameter == "token")

@@ -216,7 +216,7 @@ struct StringAPIWorld: World {
             params = ["token": tokens.resolve(token), "id": number(id)]
         }
         do {
-            let result = try mediator.call(target: target, action: operation.action, params: params)
+            let result = try mediator.callNow(target: target, action: operation.action, params: params)
             return outcome(of: result, for: operation)
         } catch {
             return .failure(failureKind(error))
@@ -331,24 +331,24 @@ struct TypedKeyWorld: World {
         do throws(MediatorError) {
             switch operation {
             case .signUp(let username, let password):
-                let user = try mediator.call(.accountsSignUp, SignUp(username: username, password: password))
+                let user = try mediator.callNow(.accountsSignUp, SignUp(username: username, password: password))
                 return .account(id: user.id, username: user.username)
             case .logIn(let username, let password):
-                return tokens.record(try mediator.call(.accountsLogIn, LogIn(username: username, password: password)))
+                return tokens.record(try mediator.callNow(.accountsLogIn, LogIn(username: username, password: password)))
             case .whoAmI(let token):
-                let user = try mediator.call(.accountsWhoAmI, CheckToken(token: tokens.resolve(token)))
+                let user = try mediator.callNow(.accountsWhoAmI, CheckToken(token: tokens.resolve(token)))
                 return .account(id: user.id, username: user.username)
             case .create(let token, let title, let body, let tags):
-                return .note(plain(try mediator.call(.notesCreate, CreateNote(token: tokens.resolve(token), title: title, body: body, tags: tags))))
+                return .note(plain(try mediator.callNow(.notesCreate, CreateNote(token: tokens.resolve(token), title: title, body: body, tags: tags))))
             case .get(let id):
-                return .note(plain(try mediator.call(.notesGet, GetNote(id: id))))
+                return .note(plain(try mediator.callNow(.notesGet, GetNote(id: id))))
             case .list(let tag):
-                return .notes(try mediator.call(.notesList, ListNotes(tag: tag)).map(plain))
+                return .notes(try mediator.callNow(.notesList, ListNotes(tag: tag)).map(plain))
             case .update(let token, let id, let title, let body, let tags):
                 let input = UpdateNote(token: tokens.resolve(token), id: id, title: title, body: body, tags: tags)
-                return .note(plain(try mediator.call(.notesUpdate, input)))
+                return .note(plain(try mediator.callNow(.notesUpdate, input)))
             case .delete(let token, let id):
-                try mediator.call(target: "Notes", action: "delete", params: ["token": tokens.resolve(token), "id": id])
+                try mediator.callNow(target: "Notes", action: "delete", params: ["token": tokens.resolve(token), "id": id])
                 return .done
             }
         } catch {

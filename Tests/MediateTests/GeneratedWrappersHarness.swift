@@ -28,19 +28,19 @@ struct WrapperVerdict {
     mutating func agree<T: Decodable & Equatable>(
         _ label: String, target: String, action: String, params: Params, _ wrapper: (Mediator) throws -> T
     ) {
-        compare(label, run(wrapper), run { mediator in try mediator.call(target: target, action: action, params: params, as: T.self) }, same: ==)
+        compare(label, run(wrapper), run { mediator in try mediator.callNow(target: target, action: action, params: params, as: T.self) }, same: ==)
     }
 
     /// A wrapper with a result that is cast, not decoded (`any Sendable`, an object without fields).
     mutating func agreeCast<T>(_ label: String, target: String, action: String, params: Params, _ wrapper: (Mediator) throws -> T) {
-        compare(label, run(wrapper), run { mediator in try mediator.call(target: target, action: action, params: params, as: T.self) }, same: nil)
+        compare(label, run(wrapper), run { mediator in try mediator.callNow(target: target, action: action, params: params, as: T.self) }, same: nil)
     }
 
     /// A wrapper of an action without a declared result.
     mutating func agreeUntyped(
         _ label: String, target: String, action: String, params: Params, _ wrapper: (Mediator) throws -> (any Sendable)?
     ) {
-        compare(label, run(wrapper), run { mediator in try mediator.call(target: target, action: action, params: params) }, same: nil)
+        compare(label, run(wrapper), run { mediator in try mediator.callNow(target: target, action: action, params: params) }, same: nil)
     }
 
     // MARK: Async

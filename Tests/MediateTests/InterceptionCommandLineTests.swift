@@ -322,7 +322,7 @@ struct InterceptionCommandLineTests {
             target: "Echo",
             actions: [
                 Action("echo") { _, params in params },
-                Action("twice") { mediator, _ in try mediator.call(target: "Echo", action: "echo") },
+                Action("twice") { mediator, _ in try mediator.callNow(target: "Echo", action: "echo") },
             ])
         let origins = Origins()
         mediator.addObserver(origins)
@@ -344,7 +344,7 @@ struct InterceptionCommandLineTests {
             actions: [
                 Action("leaf") { _, _ in nil },
                 Action("run") { mediator, _ in
-                    for _ in 0..<100_002 { _ = try mediator.call(target: "Loop", action: "leaf") }
+                    for _ in 0..<100_002 { _ = try mediator.callNow(target: "Loop", action: "leaf") }
                     return "done"
                 },
             ])

@@ -83,6 +83,6 @@ struct ReviewContractCommandLineTests {
         let target = #expect(throws: MediatorError.self) { try mediator.register(target: "--t", actions: [Action("go") { _, _ in nil }]) }
         #expect(target?.code == .invalidName)
         #expect(target?.description == #"--t: invalid target name "--t": a name must not begin with "-" (a command line would read it as an option)"#)
-        #expect(throws: MediatorError.self) { try mediator.call(url: "app://--t/go") }
+        #expect(throws: MediatorError.self) { try mediator.callNow(url: "app://--t/go") }
     }
 }

@@ -12,7 +12,7 @@ struct CallRecorderTests {
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
 
-        _ = try mediator.call(target: "Target_Echo", action: "Action_echo", params: ["word": "hi"])
+        _ = try mediator.callNow(target: "Target_Echo", action: "Action_echo", params: ["word": "hi"])
 
         let record = try #require(recorder.records.first)
         #expect(recorder.records.count == 1)
@@ -34,7 +34,7 @@ struct CallRecorderTests {
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
 
-        _ = try mediator.call(target: "Outer", action: "run", params: ["word": "hi"])
+        _ = try mediator.callNow(target: "Outer", action: "run", params: ["word": "hi"])
 
         #expect(recorder.names == ["Echo/echo", "Outer/run"])
         #expect(recorder.records.map(\.request.depth) == [2, 1])
@@ -46,7 +46,7 @@ struct CallRecorderTests {
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
 
-        #expect(throws: MediatorError.self) { try mediator.call(target: "Missing", action: "go") }
+        #expect(throws: MediatorError.self) { try mediator.callNow(target: "Missing", action: "go") }
 
         let record = try #require(recorder.records.first)
         #expect(!record.succeeded)
@@ -64,7 +64,7 @@ struct CallRecorderTests {
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
 
-        _ = try mediator.call(target: "Old", action: "echo")
+        _ = try mediator.callNow(target: "Old", action: "echo")
 
         let record = try #require(recorder.records.first)
         #expect(record.request.askedTarget == "Old")
@@ -79,7 +79,7 @@ struct CallRecorderTests {
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
 
-        _ = try mediator.call(url: "app://Echo/echo?word=hi")
+        _ = try mediator.callNow(url: "app://Echo/echo?word=hi")
 
         #expect(recorder.records.first?.request.origin == .url("app://Echo/echo?word=hi"))
     }
@@ -91,8 +91,8 @@ struct CallRecorderTests {
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
 
-        _ = try mediator.call(target: "Outer", action: "run", params: ["word": "a"])
-        _ = try mediator.call(target: "Echo", action: "echo")
+        _ = try mediator.callNow(target: "Outer", action: "run", params: ["word": "a"])
+        _ = try mediator.callNow(target: "Echo", action: "echo")
 
         #expect(recorder.records(target: "Echo").count == 2)
         #expect(recorder.records(target: "Target_Echo", action: "Action_echo:").count == 2)
@@ -107,11 +107,11 @@ struct CallRecorderTests {
         try registerEchoAndOuter(in: mediator)
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
-        _ = try mediator.call(target: "Echo", action: "echo")
+        _ = try mediator.callNow(target: "Echo", action: "echo")
 
         recorder.removeAll()
         #expect(recorder.records.isEmpty)
-        _ = try mediator.call(target: "Outer", action: "run", params: ["word": "a"])
+        _ = try mediator.callNow(target: "Outer", action: "run", params: ["word": "a"])
         #expect(recorder.names == ["Echo/echo", "Outer/run"])
     }
 
@@ -121,10 +121,10 @@ struct CallRecorderTests {
         try registerEchoAndOuter(in: mediator)
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
-        _ = try mediator.call(target: "Echo", action: "echo")
+        _ = try mediator.callNow(target: "Echo", action: "echo")
 
         let snapshot = recorder.records
-        _ = try mediator.call(target: "Echo", action: "echo")
+        _ = try mediator.callNow(target: "Echo", action: "echo")
         #expect(snapshot.count == 1)
         #expect(recorder.records.count == 2)
     }

@@ -12,7 +12,7 @@ struct MediatorStubsTests {
         stubs.stub(target: "Accounts", action: "whoAmI", answer: ["id": 1, "username": "ada"])
         stubs.install(in: mediator)
 
-        let answer = try mediator.call(target: "Accounts", action: "whoAmI") as? [String: any Sendable]
+        let answer = try mediator.callNow(target: "Accounts", action: "whoAmI") as? [String: any Sendable]
         #expect(answer?["username"] as? String == "ada")
     }
 
@@ -23,8 +23,8 @@ struct MediatorStubsTests {
         stubs.stub(target: "Target_Accounts", action: "Action_whoAmI:", answer: "full")
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(target: "Accounts", action: "whoAmI") as? String == "full")
-        #expect(try mediator.call(target: "Target_Accounts", action: "Action_whoAmI") as? String == "full")
+        #expect(try mediator.callNow(target: "Accounts", action: "whoAmI") as? String == "full")
+        #expect(try mediator.callNow(target: "Target_Accounts", action: "Action_whoAmI") as? String == "full")
     }
 
     @Test("A closure stub gets the call's params and answers with what it returns")
@@ -34,9 +34,9 @@ struct MediatorStubsTests {
         stubs.stub(target: "Math", action: "double") { params in try params.value("n", as: Int.self) * 2 }
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(target: "Math", action: "double", params: ["n": 21]) as? Int == 42)
+        #expect(try mediator.callNow(target: "Math", action: "double", params: ["n": 21]) as? Int == 42)
         // Text from a URL is converted as an action's params are.
-        #expect(try mediator.call(url: "app://Math/double?n=5") as? Int == 10)
+        #expect(try mediator.callNow(url: "app://Math/double?n=5") as? Int == 10)
     }
 
     @Test("A stub that returns nothing answers the call with nothing")
@@ -46,7 +46,7 @@ struct MediatorStubsTests {
         stubs.stub(target: "Log", action: "write", answer: nil)
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(target: "Log", action: "write") == nil)
+        #expect(try mediator.callNow(target: "Log", action: "write") == nil)
     }
 
     @Test("A closure stub that throws fails the call as the action would: actionFailed, its error as underlying")
@@ -56,7 +56,7 @@ struct MediatorStubsTests {
         stubs.stub(target: "Accounts", action: "whoAmI") { _ in throw StubbedFailure(code: "invalidToken") }
         stubs.install(in: mediator)
 
-        let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Accounts", action: "whoAmI") }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Accounts", action: "whoAmI") }
         #expect(error.code == .actionFailed)
         #expect(error.target == "Accounts")
         #expect(error.action == "whoAmI")
@@ -79,10 +79,10 @@ struct MediatorStubsTests {
         stubs.stub(target: "Accounts", action: "whoAmI", answer: "stub")
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(target: "Accounts", action: "whoAmI") as? String == "stub")
+        #expect(try mediator.callNow(target: "Accounts", action: "whoAmI") as? String == "stub")
         #expect(ran.value == 0)
         // Another action of the same target is not stubbed: it runs.
-        #expect(throws: MediatorError.self) { try mediator.call(target: "Accounts", action: "logIn") }
+        #expect(throws: MediatorError.self) { try mediator.callNow(target: "Accounts", action: "logIn") }
     }
 
     @Test("A later stub of the same call replaces the earlier one")
@@ -93,7 +93,7 @@ struct MediatorStubsTests {
         stubs.stub(target: "Target_Flag", action: "read") { _ in 2 }
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(target: "Flag", action: "read") as? Int == 2)
+        #expect(try mediator.callNow(target: "Flag", action: "read") as? Int == 2)
     }
 
     @Test("A removed stub no longer answers; removing one that is not there says so")
@@ -107,9 +107,9 @@ struct MediatorStubsTests {
         #expect(stubs.removeStub(target: "Target_Flag", action: "read"))
         #expect(!stubs.removeStub(target: "Flag", action: "read"))
         #expect(stubs.removeStub(.greeterGreet))
-        let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Flag", action: "read") }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Flag", action: "read") }
         #expect(error.code == .targetNotFound)
-        #expect(throws: MediatorError.self) { try mediator.call(.greeterGreet, Greet(name: "Ada")) }
+        #expect(throws: MediatorError.self) { try mediator.callNow(.greeterGreet, Greet(name: "Ada")) }
     }
 
     @Test("Stubs added before and after install(in:) both answer, and removeInterception takes them all away")
@@ -120,10 +120,10 @@ struct MediatorStubsTests {
         let id = stubs.install(in: mediator)
         stubs.stub(target: "B", action: "y", answer: "after")
 
-        #expect(try mediator.call(target: "A", action: "x") as? String == "before")
-        #expect(try mediator.call(target: "B", action: "y") as? String == "after")
+        #expect(try mediator.callNow(target: "A", action: "x") as? String == "before")
+        #expect(try mediator.callNow(target: "B", action: "y") as? String == "after")
         #expect(mediator.removeInterception(id))
-        #expect(throws: MediatorError.self) { try mediator.call(target: "A", action: "x") }
+        #expect(throws: MediatorError.self) { try mediator.callNow(target: "A", action: "x") }
     }
 
     @Test("The app's own interceptors see a call before a stub answers it")
@@ -141,7 +141,7 @@ struct MediatorStubsTests {
         // Added after the stubs, at the default priority: still before them.
         mediator.addInterceptor(AddsGreeting())
 
-        #expect(try mediator.call(target: "Feed", action: "load") as? String == "by the app")
+        #expect(try mediator.callNow(target: "Feed", action: "load") as? String == "by the app")
     }
 
     @Test("An observer sees a stubbed call as answered, where it was asked to go")
@@ -153,7 +153,7 @@ struct MediatorStubsTests {
         let recorder = CallRecorder()
         mediator.addObserver(recorder)
 
-        _ = try mediator.call(target: "Accounts", action: "whoAmI", params: ["token": "t"])
+        _ = try mediator.callNow(target: "Accounts", action: "whoAmI", params: ["token": "t"])
 
         let record = try #require(recorder.records.first)
         #expect(record.name == "Accounts/whoAmI")
@@ -173,13 +173,13 @@ struct MediatorStubsTests {
             for call in 0..<200 {
                 if index == 0 {
                     stubs.stub(target: "Flag", action: "read") { _ in call }
-                } else if let value = try? mediator.call(target: "Flag", action: "read"), !(value is Int) {
+                } else if let value = try? mediator.callNow(target: "Flag", action: "read"), !(value is Int) {
                     wrong.increment()
                 }
             }
         }
         #expect(wrong.value == 0)
-        #expect(try mediator.call(target: "Flag", action: "read") as? Int == 199)
+        #expect(try mediator.callNow(target: "Flag", action: "read") as? Int == 199)
     }
 }
 
@@ -192,7 +192,7 @@ struct TypedStubsTests {
         stubs.stub(.greeterGreet, answer: Greeting(text: "hello", length: 5))
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(.greeterGreet, Greet(name: "Ada")) == Greeting(text: "hello", length: 5))
+        #expect(try mediator.callNow(.greeterGreet, Greet(name: "Ada")) == Greeting(text: "hello", length: 5))
     }
 
     @Test("A typed stub's closure gets the decoded input")
@@ -205,7 +205,7 @@ struct TypedStubsTests {
         }
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(.greeterGreet, Greet(name: "Ada", punctuation: "?")).text == "hello Ada?")
+        #expect(try mediator.callNow(.greeterGreet, Greet(name: "Ada", punctuation: "?")).text == "hello Ada?")
     }
 
     @Test("A caller by name gets plain values, with the input's defaults filled in, as from a keyed action")
@@ -215,10 +215,10 @@ struct TypedStubsTests {
         stubs.stub(.greeterGreet) { input in Greeting(text: "hello \(input.name)\(input.punctuation)", length: 0) }
         stubs.install(in: mediator)
 
-        let plain = try mediator.call(target: "Greeter", action: "greet", params: ["name": "Ada"]) as? [String: any Sendable]
+        let plain = try mediator.callNow(target: "Greeter", action: "greet", params: ["name": "Ada"]) as? [String: any Sendable]
         #expect(plain?["text"] as? String == "hello Ada!")
         #expect(plain?["length"] as? Int == 0)
-        #expect(try mediator.call(target: "Greeter", action: "greet", params: ["name": "Ada"], as: Greeting.self).text == "hello Ada!")
+        #expect(try mediator.callNow(target: "Greeter", action: "greet", params: ["name": "Ada"], as: Greeting.self).text == "hello Ada!")
     }
 
     @Test("Params that do not fit the input fail the call with the action's own invalidParameter, naming the parameter")
@@ -228,7 +228,7 @@ struct TypedStubsTests {
         stubs.stub(.greeterGreet, answer: Greeting(text: "", length: 0))
         stubs.install(in: mediator)
 
-        let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Greeter", action: "greet", params: ["name": 42]) }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Greeter", action: "greet", params: ["name": 42]) }
         #expect(error.code == .invalidParameter)
         #expect(error.parameter == "name")
         #expect(error.target == "Greeter")
@@ -242,7 +242,7 @@ struct TypedStubsTests {
         stubs.stub(.greeterGreet) { _ in throw StubbedFailure(code: "offline") }
         stubs.install(in: mediator)
 
-        let error = try #require(throws: MediatorError.self) { try mediator.call(.greeterGreet, Greet(name: "Ada")) }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(.greeterGreet, Greet(name: "Ada")) }
         #expect(error.code == .actionFailed)
         #expect(error.underlying as? StubbedFailure == StubbedFailure(code: "offline"))
     }
@@ -266,7 +266,7 @@ struct TypedStubsTests {
         stubs.stub(target: "Greeter", action: "greet", answer: ["text": "by name", "length": 7])
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(.greeterGreet, Greet(name: "Ada")) == Greeting(text: "by name", length: 7))
+        #expect(try mediator.callNow(.greeterGreet, Greet(name: "Ada")) == Greeting(text: "by name", length: 7))
     }
 
     @Test("A key with an invalid name fails the calls it would answer, with the reason")
@@ -276,7 +276,7 @@ struct TypedStubsTests {
         stubs.stub(ActionKey<Greet, Greeting>(target: "Bad Name", action: "greet"), answer: Greeting(text: "", length: 0))
         stubs.install(in: mediator)
 
-        let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Bad Name", action: "greet", params: ["name": "x"]) }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Bad Name", action: "greet", params: ["name": "x"]) }
         #expect(error.code == .invalidName)
     }
 }

@@ -17,7 +17,7 @@ struct ReviewTestingTests {
         let stubs = MediatorStubs(strict: true, passingThrough: ["Shop"])
         stubs.install(in: mediator)
         // Web is neither stubbed nor passed through: strict mode must fail the call naming it.
-        #expect(throws: MediatorError.self) { try mediator.call(target: "Shop", action: "buy") }
+        #expect(throws: MediatorError.self) { try mediator.callNow(target: "Shop", action: "buy") }
     }
 
     @Test("strict stubs fail an unstubbed destination another interceptor redirects to")
@@ -29,7 +29,7 @@ struct ReviewTestingTests {
         stubs.install(in: mediator)
         // A second stubs-like interceptor with the same lowest priority, added after: it runs after the stubs.
         mediator.addInterceptor(Redirecting(), priority: .min)
-        #expect(throws: MediatorError.self) { try mediator.call(target: "Shop", action: "buy") }
+        #expect(throws: MediatorError.self) { try mediator.callNow(target: "Shop", action: "buy") }
     }
 }
 

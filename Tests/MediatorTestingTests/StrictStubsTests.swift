@@ -10,7 +10,7 @@ struct StrictStubsTests {
         let stubs = MediatorStubs(strict: true)
         stubs.install(in: mediator)
 
-        let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Target_Accounts", action: "verifyToken") }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Target_Accounts", action: "verifyToken") }
         #expect(error.code == .rejected)
         let notStubbed = try #require(error.underlying as? MediatorStubs.NotStubbed)
         #expect(notStubbed.target == "Accounts")
@@ -27,7 +27,7 @@ struct StrictStubsTests {
         try registerEchoAndOuter(in: mediator)
         MediatorStubs(strict: true).install(in: mediator)
 
-        let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Echo", action: "echo") }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Echo", action: "echo") }
         #expect(error.underlying is MediatorStubs.NotStubbed)
     }
 
@@ -39,11 +39,11 @@ struct StrictStubsTests {
         stubs.install(in: mediator)
 
         // Outer/run calls Echo/echo, which is neither stubbed nor passed through.
-        let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Outer", action: "run", params: ["word": "hi"]) }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Outer", action: "run", params: ["word": "hi"]) }
         #expect("\(error)".contains("Echo/echo is not stubbed"))
 
         stubs.stub(target: "Echo", action: "echo") { params in "stubbed \(try params.value("word", as: String.self))" }
-        #expect(try mediator.call(target: "Outer", action: "run", params: ["word": "hi"]) as? String == "stubbed hi")
+        #expect(try mediator.callNow(target: "Outer", action: "run", params: ["word": "hi"]) as? String == "stubbed hi")
     }
 
     @Test("Passing through one action lets that action run and fails the target's others")
@@ -53,8 +53,8 @@ struct StrictStubsTests {
         try mediator.register(target: "Echo2", actions: [Action("echo") { _, _ in "two" }, Action("other") { _, _ in "other" }])
         MediatorStubs(strict: true, passingThrough: ["Target_Echo2/Action_echo"]).install(in: mediator)
 
-        #expect(try mediator.call(target: "Echo2", action: "echo") as? String == "two")
-        let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Echo2", action: "other") }
+        #expect(try mediator.callNow(target: "Echo2", action: "echo") as? String == "two")
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Echo2", action: "other") }
         #expect((error.underlying as? MediatorStubs.NotStubbed)?.action == "other")
     }
 
@@ -66,7 +66,7 @@ struct StrictStubsTests {
         stubs.stub(target: "Echo", action: "echo", answer: "stub")
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(target: "Echo", action: "echo") as? String == "stub")
+        #expect(try mediator.callNow(target: "Echo", action: "echo") as? String == "stub")
     }
 
     @Test("Without strict mode a call no stub answers goes on as usual")
@@ -77,8 +77,8 @@ struct StrictStubsTests {
         #expect(!stubs.isStrict)
         stubs.install(in: mediator)
 
-        #expect(try mediator.call(target: "Outer", action: "run", params: ["word": "hi"]) is [String: any Sendable])
-        let error = try #require(throws: MediatorError.self) { try mediator.call(target: "Missing", action: "go") }
+        #expect(try mediator.callNow(target: "Outer", action: "run", params: ["word": "hi"]) is [String: any Sendable])
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Missing", action: "go") }
         #expect(error.code == .targetNotFound)
     }
 
@@ -88,7 +88,7 @@ struct StrictStubsTests {
         MediatorStubs(strict: true).install(in: mediator)
 
         await #expect(throws: MediatorError.self) { try await mediator.call(target: "Accounts", action: "verifyToken") }
-        let error = try #require(throws: MediatorError.self) { try mediator.call(url: "app://Accounts/verifyToken?token=t") }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(url: "app://Accounts/verifyToken?token=t") }
         #expect(error.underlying is MediatorStubs.NotStubbed)
     }
 
@@ -101,7 +101,7 @@ struct StrictStubsTests {
         stubs.install(in: first)
         MediatorStubs(strict: true).install(in: second)
 
-        #expect(try first.call(target: "A", action: "x") as? Int == 1)
-        #expect(throws: MediatorError.self) { try second.call(target: "A", action: "x") }
+        #expect(try first.callNow(target: "A", action: "x") as? Int == 1)
+        #expect(throws: MediatorError.self) { try second.callNow(target: "A", action: "x") }
     }
 }

@@ -32,9 +32,9 @@ struct StubCallDepthTests {
         let runs = Counter()
         try install(mediator) { mediator, step in
             runs.increment()
-            return try mediator.call(.countdownStep, Step(taken: step.taken + 1))
+            return try mediator.callNow(.countdownStep, Step(taken: step.taken + 1))
         }
-        let error = try #require(throws: MediatorError.self) { try mediator.call(.countdownStep, Step(taken: 0)) }
+        let error = try #require(throws: MediatorError.self) { try mediator.callNow(.countdownStep, Step(taken: 0)) }
         return Recursion(runs: runs.value, error: error)
     }
 

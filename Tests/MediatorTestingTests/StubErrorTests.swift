@@ -28,8 +28,8 @@ private struct Failures {
     }
 
     private static func errors(of mediator: Mediator) throws -> (byName: MediatorError, byKey: MediatorError) {
-        let byName = try #require(throws: MediatorError.self) { try mediator.call(target: "Greeter", action: "greet", params: ["name": "Ada"]) }
-        let byKey = try #require(throws: MediatorError.self) { try mediator.call(.greeterGreet, Greet(name: "Ada")) }
+        let byName = try #require(throws: MediatorError.self) { try mediator.callNow(target: "Greeter", action: "greet", params: ["name": "Ada"]) }
+        let byKey = try #require(throws: MediatorError.self) { try mediator.callNow(.greeterGreet, Greet(name: "Ada")) }
         return (byName, byKey)
     }
 

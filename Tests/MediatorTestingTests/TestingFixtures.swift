@@ -45,7 +45,7 @@ func registerEchoAndOuter(in mediator: Mediator) throws {
         target: "Outer",
         actions: [
             Action("run") { mediator, params in
-                try mediator.call(target: "Echo", action: "echo", params: ["word": params.value("word", as: String.self)])
+                try mediator.callNow(target: "Echo", action: "echo", params: ["word": params.value("word", as: String.self)])
             }
         ])
 }

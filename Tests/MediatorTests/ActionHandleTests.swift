@@ -10,13 +10,13 @@ struct ActionHandleTests {
         let double = try mediator.handle(target: "Target_Counter", action: "Action_double")
         #expect(double.target == "Counter")
         #expect(double.action == "double")
-        #expect(try double.call(["n": 21]) as? Int == 42)
-        #expect(double.perform(["n": "4x"]) == nil)
-        let error = #expect(throws: MediatorError.self) { try double.call(["n": "4x"]) }
+        #expect(try double.callNow(["n": 21]) as? Int == 42)
+        #expect((try? double.callNow(["n": "4x"])) == nil)
+        let error = #expect(throws: MediatorError.self) { try double.callNow(["n": "4x"]) }
         #expect(error?.code == .invalidParameter)
         #expect(error?.target == "Counter")
         let fail = try mediator.handle(target: "Counter", action: "fail")
-        #expect((#expect(throws: MediatorError.self) { try fail.call(["message": "x"]) })?.code == .actionFailed)
+        #expect((#expect(throws: MediatorError.self) { try fail.callNow(["message": "x"]) })?.code == .actionFailed)
     }
 
     @Test("A caching handle holds the cached instance; a plain one makes a fresh instance per call")
@@ -25,8 +25,8 @@ struct ActionHandleTests {
         try mediator.register(Target_Counter.self) { _ in Target_Counter() }
         let cached = try mediator.handle(target: "Counter", action: "identity", shouldCacheTarget: true)
         #expect(mediator.hasCachedInstance(ofTarget: "Counter"))
-        let first = cached.perform() as? ObjectIdentifier
-        #expect(cached.perform() as? ObjectIdentifier == first)
+        let first = (try? cached.callNow()) as? ObjectIdentifier
+        #expect((try? cached.callNow()) as? ObjectIdentifier == first)
         #expect(mediator.perform(target: "Counter", action: "identity") as? ObjectIdentifier == first)
     }
 

@@ -83,7 +83,7 @@ struct AsyncCacheTests {
             target: "Inner", alwaysCached: true,
             make: { mediator async throws -> Box in
                 await Task.yield()
-                _ = try synchronously { try mediator.call(target: "Inner", action: "id") }
+                _ = try synchronously { try mediator.callNow(target: "Inner", action: "id") }
                 return Box()
             }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
         let error = await #expect(throws: MediatorError.self) { try await mediator.call(target: "Inner", action: "id") }
@@ -108,7 +108,7 @@ struct AsyncCacheTests {
         let code = ReadWriteLock<MediatorError.Code?>(nil)
         onThreads(1) { _ in
             do {
-                _ = try mediator.call(target: "Slow", action: "ok")
+                _ = try mediator.callNow(target: "Slow", action: "ok")
             } catch {
                 code.withLock { $0 = (error as? MediatorError)?.code }
             }
@@ -133,7 +133,7 @@ struct AsyncCallersDoNotBlockTests {
                 release.wait()  // a plain thread, blocked until the test lets it go
                 return Box()
             }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
-        let creator = Thread { _ = try? mediator.call(target: "Slow", action: "id") }
+        let creator = Thread { _ = try? mediator.callNow(target: "Slow", action: "id") }
         creator.start()
         await creating.wait()
         // More callers than the cooperative pool has threads (two on a 2-core machine): were they

@@ -179,7 +179,7 @@ struct AsyncCachingTests {
         try mediator.register(
             target: "Inner",
             make: { mediator throws -> AsyncMade in
-                _ = try mediator.call(target: "Outer", action: "serial", shouldCacheTarget: true)
+                _ = try mediator.callNow(target: "Outer", action: "serial", shouldCacheTarget: true)
                 return AsyncMade(serial: 1)
             },
             actions: [Self.serialAction])

@@ -32,7 +32,7 @@ struct AsyncCallDepthTests {
             actions: [
                 Action("async") { mediator, params async throws in
                     runs.increment()
-                    return try synchronously { try mediator.call(target: "Hop", action: "sync", params: params) }
+                    return try synchronously { try mediator.callNow(target: "Hop", action: "sync", params: params) }
                 },
                 Action("sync") { mediator, params in
                     runs.increment()
@@ -66,9 +66,9 @@ struct AsyncCallDepthTests {
                 Action("outer") { mediator, _ async throws in try await mediator.call(target: "Depth", action: "middle") },
                 Action("middle") { mediator, _ async throws in
                     await Task.yield()
-                    return try synchronously { try mediator.call(target: "Depth", action: "inner") }  // depth 3: allowed
+                    return try synchronously { try mediator.callNow(target: "Depth", action: "inner") }  // depth 3: allowed
                 },
-                Action("inner") { mediator, _ in try mediator.call(target: "Depth", action: "leaf") },  // depth 4: refused
+                Action("inner") { mediator, _ in try mediator.callNow(target: "Depth", action: "leaf") },  // depth 4: refused
                 Action("leaf") { _, _ in "leaf" },
             ])
         let error = await #expect(throws: MediatorError.self) { try await mediator.call(target: "Depth", action: "outer") }

@@ -19,7 +19,7 @@ struct AsyncCoverageTests {
     func mainActorNotFound() async throws {
         let mediator = Mediator()
         try mediator.register(Target_Screen.self) { _ in Target_Screen() }
-        let missing = #expect(throws: MediatorError.self) { try synchronously { try mediator.call(target: "Screen", action: "nope") } }
+        let missing = #expect(throws: MediatorError.self) { try synchronously { try mediator.callNow(target: "Screen", action: "nope") } }
         #expect(missing?.code == .actionNotFound)
         try mediator.register(Target_Panel.self) { _ async in Target_Panel() }
         #expect(try await mediator.call(target: "Panel", action: "legacyName") as? String == "panel")
@@ -27,7 +27,7 @@ struct AsyncCoverageTests {
         #expect(detached as? String == "panel")
         // Cached now: the synchronous call on the main actor answers at once, through its notFound too.
         _ = try await mediator.call(target: "Panel", action: "name", shouldCacheTarget: true)
-        #expect(try synchronously { try mediator.call(target: "Panel", action: "legacyName") } as? String == "panel")
+        #expect(try synchronously { try mediator.callNow(target: "Panel", action: "legacyName") } as? String == "panel")
     }
 
     @Test("Off the main actor, a synchronous call needing a main-actor factory or notFound throws asyncAction")
@@ -39,7 +39,7 @@ struct AsyncCoverageTests {
         onThreads(1) { _ in
             for action in ["name", "legacyName"] {
                 do {
-                    _ = try mediator.call(target: "Panel", action: action)
+                    _ = try mediator.callNow(target: "Panel", action: action)
                 } catch {
                     codes.withLock { $0.append((error as? MediatorError)?.code) }
                 }

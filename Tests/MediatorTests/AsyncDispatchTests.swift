@@ -20,9 +20,9 @@ struct AsyncDispatchTests {
     @Test("The async perform returns the result, and nil for a failure")
     func asyncPerform() async throws {
         let mediator = try feedMediator()
-        #expect(await mediator.perform(target: "Feed", action: "load", params: ["page": 1]) as? String == "page 1 of feed")
-        #expect(await mediator.perform(target: "Feed", action: "load", params: ["page": "x"]) == nil)
-        #expect(await mediator.perform(target: "Feed", action: "nope") == nil)
+        #expect((try? await mediator.call(target: "Feed", action: "load", params: ["page": 1])) as? String == "page 1 of feed")
+        #expect((try? await mediator.call(target: "Feed", action: "load", params: ["page": "x"])) == nil)
+        #expect((try? await mediator.call(target: "Feed", action: "nope")) == nil)
     }
 
     @Test("A synchronous action answers the async entry points too")
@@ -86,9 +86,9 @@ struct AsyncDispatchTests {
                     return 1
                 }
             ])
-        #expect(throws: MediatorError.self) { try mediator.call(target: "Slow", action: "load") }
+        #expect(throws: MediatorError.self) { try mediator.callNow(target: "Slow", action: "load") }
         do {
-            try mediator.call(target: "Slow", action: "load")
+            try mediator.callNow(target: "Slow", action: "load")
         } catch {
             #expect(error.code == .asyncAction)
             #expect(error.target == "Slow")
@@ -97,7 +97,7 @@ struct AsyncDispatchTests {
         }
         #expect(mediator.perform(target: "Slow", action: "load") == nil)
         #expect(mediator.open("app://Slow/load") == nil)
-        #expect(throws: MediatorError.self) { try mediator.call(url: "app://Slow/load") }
+        #expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Slow/load") }
         #expect(ran.value == 0)
     }
 
@@ -111,11 +111,11 @@ struct AsyncDispatchTests {
                 Action("nativeWipe") { _, _ async in "wiped" },
             ])
         #expect(try await mediator.call(url: "app://Feed/load?page=5") as? String == "page 5 of feed")
-        #expect(await mediator.open("app://Feed/load?page=6") as? String == "page 6 of feed")
+        #expect((try? await mediator.call(url: "app://Feed/load?page=6")) as? String == "page 6 of feed")
         for url in ["app://Vault/wipe", "app://Vault/nativeWipe"] {
             let error = await #expect(throws: MediatorError.self) { try await mediator.call(url: url) }
             #expect(error?.code == .forbidden)
-            #expect(await mediator.open(url) == nil)
+            #expect((try? await mediator.call(url: url)) == nil)
         }
         // The local-only action still answers in-process callers.
         #expect(try await mediator.call(target: "Vault", action: "wipe") as? String == "wiped")
@@ -126,10 +126,10 @@ struct AsyncDispatchTests {
         let mediator = try feedMediator()
         let load = try mediator.handle(target: "Feed", action: "load", shouldCacheTarget: true)
         #expect(try await load.call(["page": 9]) as? String == "page 9 of feed")
-        #expect(await load.perform(["page": 8]) as? String == "page 8 of feed")
-        let error = #expect(throws: MediatorError.self) { try load.call(["page": 1]) }
+        #expect((try? await load.call(["page": 8])) as? String == "page 8 of feed")
+        let error = #expect(throws: MediatorError.self) { try load.callNow(["page": 1]) }
         #expect(error?.code == .asyncAction)
-        #expect(synchronously { load.perform(["page": 1]) } == nil)
+        #expect(synchronously { try? load.callNow(["page": 1]) } == nil)
         let title = try mediator.handle(target: "Feed", action: "syncTitle")
         #expect(try await title.call() as? String == "feed")
     }
@@ -146,11 +146,11 @@ struct AsyncDispatchTests {
                 return Box()
             }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
         // A synchronous call cannot create it (the factory is async) and says so.
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Store", action: "id", shouldCacheTarget: true) }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Store", action: "id", shouldCacheTarget: true) }
         #expect(error?.code == .asyncAction)
         #expect(made.value == 0)
         let first = try await mediator.call(target: "Store", action: "id", shouldCacheTarget: true) as? ObjectIdentifier
-        let second = try synchronously { try mediator.call(target: "Store", action: "id") } as? ObjectIdentifier
+        let second = try synchronously { try mediator.callNow(target: "Store", action: "id") } as? ObjectIdentifier
         #expect(first != nil && first == second)
         #expect(made.value == 1)
     }

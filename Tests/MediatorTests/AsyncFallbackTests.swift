@@ -21,8 +21,8 @@ struct AsyncFallbackTests {
         let mediator = Mediator()
         try mediator.register(Target_Legacy.self) { _ in Target_Legacy() }
         #expect(try await mediator.call(target: "Legacy", action: "old") as? String == "old answered late")
-        #expect(try synchronously { try mediator.call(target: "Legacy", action: "current") } as? String == "current")
-        let sync = #expect(throws: MediatorError.self) { try mediator.call(target: "Legacy", action: "old") }
+        #expect(try synchronously { try mediator.callNow(target: "Legacy", action: "current") } as? String == "current")
+        let sync = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Legacy", action: "old") }
         #expect(sync?.code == .asyncAction)
         let failed = await #expect(throws: MediatorError.self) { try await mediator.call(target: "Legacy", action: "broken") }
         #expect(failed?.code == .actionFailed)
@@ -41,7 +41,7 @@ struct AsyncFallbackTests {
                 await Task.yield()
                 return "late \(action)"
             })
-        #expect(try synchronously { try mediator.call(target: "Mixed", action: "ok") } as? String == "ok")
+        #expect(try synchronously { try mediator.callNow(target: "Mixed", action: "ok") } as? String == "ok")
         #expect(try await mediator.call(target: "Mixed", action: "other") as? String == "late other")
     }
 
@@ -59,7 +59,7 @@ struct AsyncFallbackTests {
         let error = await #expect(throws: MediatorError.self) { try await mediator.call(target: "Throwing", action: "go") }
         #expect(error?.code == .actionFailed)
         #expect(ran.value == 2)
-        let sync = #expect(throws: MediatorError.self) { try mediator.call(target: "Remote", action: "go") }
+        let sync = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Remote", action: "go") }
         #expect(sync?.code == .asyncAction)
         #expect(ran.value == 2)
         // Removing it: the overload taking an optional synchronous fallback.

@@ -132,7 +132,7 @@ struct AsyncStressTests {
                 },
                 Action("syncSum") { mediator, params in
                     let n = try params.value("n", as: Int.self)
-                    return n == 0 ? 0 : n + (try mediator.call(target: "Nest", action: "syncSum", params: ["n": n - 1], as: Int.self))
+                    return n == 0 ? 0 : n + (try mediator.callNow(target: "Nest", action: "syncSum", params: ["n": n - 1], as: Int.self))
                 },
             ])
         try mediator.register(Target_TestScreen.self) { _ in Target_TestScreen() }
@@ -222,7 +222,7 @@ struct AsyncStressTests {
                         let result: Result<(any Sendable)?, MediatorError>
                         switch x % 4 {
                         case 0: result = await outcome { try await mediator.call(target: "Compute", action: "scale", params: params) }
-                        case 1: result = .success(await mediator.perform(target: "Compute", action: "scale", params: params))
+                        case 1: result = .success(try? await mediator.call(target: "Compute", action: "scale", params: params))
                         case 2: result = await outcome { try await mediator.handle(target: "Compute", action: "scale").call(params) }
                         default: result = await outcome { try await mediator.call(url: "app://Compute/scale?x=\(x)&label=c\(x)") }
                         }
@@ -255,7 +255,7 @@ struct AsyncStressTests {
                 ledger.check(
                     await outcome { try await mediator.call(target: target, action: action, params: params, shouldCacheTarget: true) }, sum: a + b, context)
             case .asyncPerform:
-                let value = await mediator.perform(target: target, action: action, params: params, shouldCacheTarget: true)
+                let value = try? await mediator.call(target: target, action: action, params: params, shouldCacheTarget: true)
                 ledger.check(.success(value), sum: a + b, context)
             case .asyncHandle:
                 let result = await outcome {
@@ -266,7 +266,7 @@ struct AsyncStressTests {
                 // A synchronous call answers when the instance can be had without awaiting; an
                 // async factory (odd targets) may leave it nothing to run.
                 let result: Result<(any Sendable)?, MediatorError> = outcomeNow {
-                    try mediator.call(target: target, action: "add", params: params, shouldCacheTarget: true)
+                    try mediator.callNow(target: target, action: "add", params: params, shouldCacheTarget: true)
                 }
                 ledger.check(result, sum: a + b, allowed: index % 2 == 1 ? [.asyncAction] : [], context)
             case .completion:
@@ -294,7 +294,7 @@ struct AsyncStressTests {
                     ledger.fail("\(context): main-actor tap gave \(result)")
                 }
             case .mainActorSync:
-                if errorCode({ try mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) }) != .asyncAction {
+                if errorCode({ try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) }) != .asyncAction {
                     ledger.fail("\(context): a synchronous main-actor call off the main actor did not fail with asyncAction")
                 }
             case .nested:
@@ -331,7 +331,7 @@ struct AsyncStressTests {
             switch operation {
             case .call:
                 let result: Result<(any Sendable)?, MediatorError> = outcomeNow {
-                    try mediator.call(target: target, action: "add", params: ["a": a, "b": b], shouldCacheTarget: true)
+                    try mediator.callNow(target: target, action: "add", params: ["a": a, "b": b], shouldCacheTarget: true)
                 }
                 ledger.check(result, sum: a + b, allowed: allowed, context)
             case .perform:
@@ -347,11 +347,11 @@ struct AsyncStressTests {
             case .nested:
                 let n = Int.random(in: 0...9, using: &generator)
                 let result: Result<(any Sendable)?, MediatorError> = outcomeNow {
-                    try mediator.call(target: "Nest", action: "syncSum", params: ["n": n])
+                    try mediator.callNow(target: "Nest", action: "syncSum", params: ["n": n])
                 }
                 checkNested(result, n: n, ledger: ledger, context)
             case .mainActorSync:
-                if errorCode({ try mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) }) != .asyncAction {
+                if errorCode({ try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) }) != .asyncAction {
                     ledger.fail("\(context): a synchronous main-actor call off the main actor did not fail with asyncAction")
                 }
             case .release:

@@ -11,7 +11,7 @@ struct BoundedErrorTests {
         for index in 0..<100_000 {
             try mediator.register(target: "T\(index)", actions: index == 0 ? (0..<500).map { Action("a\($0)") { _, _ in nil } } : [])
         }
-        let missingTarget = #expect(throws: MediatorError.self) { try mediator.call(target: "Nope", action: "x") }
+        let missingTarget = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Nope", action: "x") }
         #expect(
             missingTarget?.availableNames == [
                 "T0", "T1", "T10", "T100", "T1000", "T10000", "T10001", "T10002", "T10003", "T10004",
@@ -21,7 +21,7 @@ struct BoundedErrorTests {
         #expect(missingTarget?.description.hasSuffix(", T10013, and 99980 more)") == true)
         #expect((missingTarget?.description.utf8.count ?? .max) < 400)
 
-        let missingAction = #expect(throws: MediatorError.self) { try mediator.call(target: "T0", action: "zz") }
+        let missingAction = #expect(throws: MediatorError.self) { try mediator.callNow(target: "T0", action: "zz") }
         #expect(missingAction?.availableNames.count == 20)
         #expect(missingAction?.omittedNameCount == 480)
     }
@@ -31,11 +31,11 @@ struct BoundedErrorTests {
         let mediator = Mediator()
         for index in 0..<200 { try mediator.register(target: "Target\(index)", actions: []) }
         let name = String(repeating: "Target1", count: 3_000)
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: name, action: "x") }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: name, action: "x") }
         #expect(error?.suggestion == nil)
         #expect((error?.description.utf8.count ?? .max) < 1_000)
         // Longer than any name can be: refused before any lookup.
-        let byURL = #expect(throws: MediatorError.self) { try mediator.call(url: "app://\(name)/x") }
+        let byURL = #expect(throws: MediatorError.self) { try mediator.callNow(url: "app://\(name)/x") }
         #expect(byURL?.code == .invalidURL)
         #expect(byURL?.reason.contains("at most 256 bytes") == true)
         #expect((byURL?.description.utf8.count ?? .max) < 1_000)
@@ -50,7 +50,7 @@ struct BoundedErrorTests {
     func callerTextInErrors(url: String) throws {
         let mediator = Mediator()
         try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
-        let error = #expect(throws: MediatorError.self) { try mediator.call(url: url) }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(url: url) }
         let text = error?.description ?? ""
         #expect(text.utf8.count < 1_000, "\(text.utf8.count) bytes")
         #expect(!text.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(text)")

@@ -47,7 +47,7 @@ struct CTMediatorFidelityTests {
     func ownMissingAction() throws {
         let log = RunLog()
         let mediator = try mediatorWithNoTargetAction(log: log)
-        #expect(try mediator.call(target: "NoTargetAction", action: "other") as? String == "responded")
+        #expect(try mediator.callNow(target: "NoTargetAction", action: "other") as? String == "responded")
         #expect(log.all == ["Target_NoTargetAction Action_other: []"])
     }
 
@@ -55,8 +55,8 @@ struct CTMediatorFidelityTests {
     func missingResponse() throws {
         let mediator = Mediator()
         try mediator.register(target: "NoTargetAction", actions: [Action("other") { _, _ in "other" }])
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(target: "NoTargetAction", action: "response") })?.code == .actionNotFound)
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(target: "Ghost", action: "go") })?.code == .targetNotFound)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(target: "NoTargetAction", action: "response") })?.code == .actionNotFound)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(target: "Ghost", action: "go") })?.code == .targetNotFound)
     }
 
     @Test("A URL call never reaches a NoTargetAction/response declared local-only; an in-process call does")
@@ -66,7 +66,7 @@ struct CTMediatorFidelityTests {
         try mediator.register(target: "Public", actions: [Action("read") { _, _ in "read" }])
         mediator.urlPolicy = URLPolicy(allowedTargets: ["Public"])
         #expect(mediator.open("app://Public/missing?x=1") == nil)
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "app://Public/missing") })?.code == .actionNotFound)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Public/missing") })?.code == .actionNotFound)
         mediator.urlPolicy = URLPolicy()
         #expect(mediator.open("app://Nope/go") == nil)
         #expect(mediator.perform(target: "Nope", action: "go") as? String == "answered")
@@ -77,7 +77,7 @@ struct CTMediatorFidelityTests {
         let mediator = Mediator()
         try mediator.register(Target_Lenient.self) { _ in Target_Lenient() }
         mediator.setFallback { _, _, _ in "global" }
-        _ = try mediator.call(target: "Lenient", action: "known", shouldCacheTarget: true)
+        _ = try mediator.callNow(target: "Lenient", action: "known", shouldCacheTarget: true)
         #expect(mediator.perform(target: "Lenient", action: "softly") != nil)  // answered by notFound
         #expect(mediator.perform(target: "Lenient", action: "hard") as? String == "global")  // notFound returned nil
         #expect(mediator.hasCachedInstance(ofTarget: "Lenient"))
@@ -89,20 +89,20 @@ struct CTMediatorFidelityTests {
         try mediator.register(Target_Plain.self) { _ in Target_Plain() }
         try mediator.register(target: "Closures", make: { _ in Box() }, actions: [Action("known") { _, _ in "known" }])
         for target in ["Plain", "Closures"] {
-            _ = try mediator.call(target: target, action: "known", shouldCacheTarget: true)
+            _ = try mediator.callNow(target: target, action: "known", shouldCacheTarget: true)
             #expect(mediator.hasCachedInstance(ofTarget: target))
             #expect(mediator.perform(target: target, action: "missing") == nil)
             #expect(!mediator.hasCachedInstance(ofTarget: target), "\(target)")
         }
         // The default notFound is not an answer and not an error: the miss reads as actionNotFound.
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(target: "Plain", action: "missing") })?.code == .actionNotFound)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(target: "Plain", action: "missing") })?.code == .actionNotFound)
     }
 
     @Test("A URL call to a missing action never drops a cached instance")
     func urlDoesNotDrop() throws {
         let mediator = Mediator()
         try mediator.register(Target_Plain.self) { _ in Target_Plain() }
-        _ = try mediator.call(target: "Plain", action: "known", shouldCacheTarget: true)
+        _ = try mediator.callNow(target: "Plain", action: "known", shouldCacheTarget: true)
         #expect(mediator.open("app://Plain/typo") == nil)
         #expect(mediator.hasCachedInstance(ofTarget: "Plain"))
     }

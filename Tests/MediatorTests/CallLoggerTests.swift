@@ -100,13 +100,13 @@ struct CallLoggerTests {
         try mediator.register(
             target: "Outer",
             actions: [
-                Action("run") { mediator, _ in try mediator.call(target: "Inner", action: "answer") }
+                Action("run") { mediator, _ in try mediator.callNow(target: "Inner", action: "answer") }
             ])
         try mediator.register(target: "Inner", actions: [Action("answer") { _, _ in 42 }])
         let lines = Lines()
         mediator.addObserver(CallLogger { lines.append($0) })
-        #expect(try mediator.call(target: "Outer", action: "run") as? Int == 42)
-        _ = try? mediator.call(target: "Outer", action: "missing")
+        #expect(try mediator.callNow(target: "Outer", action: "run") as? Int == 42)
+        _ = try? mediator.callNow(target: "Outer", action: "missing")
         let written = lines.all
         try #require(written.count == 3)
         #expect(written[0].contains(" in-process depth=2 Inner/answer ok "))

@@ -96,7 +96,7 @@ struct CallStatisticsTests {
         try mediator.register(
             target: "Outer",
             actions: [
-                Action("run") { mediator, _ in try mediator.call(target: "Inner", action: "answer") },
+                Action("run") { mediator, _ in try mediator.callNow(target: "Inner", action: "answer") },
                 Action("fail") { _, _ in throw MediatorError(.forbidden, reason: "no") },
             ])
         try mediator.register(target: "Inner", actions: [Action("answer") { _, _ in 42 }])
@@ -105,9 +105,9 @@ struct CallStatisticsTests {
         mediator.setRedirects(table)
         let statistics = CallStatistics()
         mediator.addObserver(statistics)
-        _ = try mediator.call(target: "Outer", action: "run")
-        _ = try mediator.call(target: "Legacy", action: "run")
-        _ = try? mediator.call(target: "Outer", action: "fail")
+        _ = try mediator.callNow(target: "Outer", action: "run")
+        _ = try mediator.callNow(target: "Legacy", action: "run")
+        _ = try? mediator.callNow(target: "Outer", action: "fail")
         let snapshot = statistics.snapshot
         #expect(snapshot.actions.keys.sorted() == ["Inner/answer", "Outer/fail", "Outer/run"])
         #expect(snapshot.actions["Outer/run"]?.calls == 2)

@@ -61,7 +61,7 @@ struct CanonicalNameTests {
         let tooLong = longest + "n"
         #expect((#expect(throws: MediatorError.self) { try mediator.register(target: tooLong, actions: []) })?.code == .invalidName)
         #expect((#expect(throws: MediatorError.self) { try mediator.register(target: "T", actions: [Action(tooLong) { _, _ in nil }]) })?.code == .invalidName)
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: tooLong, action: longest) }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: tooLong, action: longest) }
         #expect(error?.code == .targetNotFound)
         #expect(error?.reason.contains("names are at most 256 bytes long") == true)
     }
@@ -74,7 +74,7 @@ struct CanonicalNameTests {
         #expect(mediator.perform(target: "Target_Target_Public", action: "read") == nil)
         #expect(mediator.perform(target: "Public", action: "Action_Action_read") == nil)
         #expect(mediator.perform(target: "Public", action: "Action_read:") as? String == "read")
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Target_Target_Public", action: "read") }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Target_Target_Public", action: "read") }
         #expect(error?.code == .targetNotFound)
         #expect(error?.reason.contains("at most once") == true)
     }
@@ -220,7 +220,7 @@ struct UnicodeNameTests {
         mediator.setRedirects(table)
         // KELVIN SIGN for K: canonically equivalent, so `String`'s equality would match each entry.
         for (target, action) in [("\u{212A}iosk", "shut"), ("\u{212A}abin", "open"), ("\u{212A}art", "x")] {
-            let error = #expect(throws: MediatorError.self) { try mediator.call(target: target, action: action) }
+            let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: target, action: action) }
             #expect(error?.code == .targetNotFound)
             #expect(error?.redirectedFrom == [])
             #expect(throws: MediatorError.self) { try mediator.validate(target: target, action: action, params: [:]) }
@@ -234,13 +234,13 @@ struct UnicodeNameTests {
         #expect(removing == table)
         mediator.addInterceptor(Answering(), scope: .target("Kiosk"))
         mediator.addInterceptor(Answering(), scope: .actions(["open"], of: "\u{212A}iosk"))
-        #expect(try mediator.call(target: "Kiosk", action: "open") as? String == "answered")
-        let scoped = #expect(throws: MediatorError.self) { try mediator.call(target: "\u{212A}iosk", action: "open") }
+        #expect(try mediator.callNow(target: "Kiosk", action: "open") as? String == "answered")
+        let scoped = #expect(throws: MediatorError.self) { try mediator.callNow(target: "\u{212A}iosk", action: "open") }
         #expect(scoped?.code == .targetNotFound)
         // The entries themselves still apply.
-        #expect(try mediator.call(target: "Kiosk", action: "shut") as? String == "answered")
-        #expect(try mediator.call(target: "Kabin", action: "open") as? String == "answered")
-        #expect(try mediator.call(target: "Kart", action: "x") as? String == "answered")
+        #expect(try mediator.callNow(target: "Kiosk", action: "shut") as? String == "answered")
+        #expect(try mediator.callNow(target: "Kabin", action: "open") as? String == "answered")
+        #expect(try mediator.callNow(target: "Kart", action: "x") as? String == "answered")
     }
 
     @Test(
@@ -255,7 +255,7 @@ struct UnicodeNameTests {
     func lookAlikes(target: String, action: String) {
         #expect(mediator.perform(target: target, action: action) == nil)
         #expect(!mediator.canPerform(target: target, action: action))
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: target, action: action) }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: target, action: action) }
         #expect(error?.code == .targetNotFound || error?.code == .actionNotFound)
         #expect(error?.reason.contains("ASCII") == true, "\(String(describing: error))")
     }
@@ -264,7 +264,7 @@ struct UnicodeNameTests {
     func allowListLookAlike() throws {
         mediator.urlPolicy = URLPolicy(allowedTargets: ["\u{212A}iosk"])
         #expect(mediator.urlPolicy.allowedTargets == [])
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "app://Kiosk/open") })?.code == .forbidden)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Kiosk/open") })?.code == .forbidden)
         #expect(URLPolicy(allowedTargets: ["\u{212A}iosk"]) != URLPolicy(allowedTargets: ["Kiosk"]))
     }
 
@@ -272,13 +272,13 @@ struct UnicodeNameTests {
     func otherOperations() throws {
         let kelvin = "\u{212A}iosk"
         #expect(kelvin == "Kiosk")  // what String equality alone would do
-        _ = try mediator.call(target: "Kiosk", action: "open", shouldCacheTarget: true)
+        _ = try mediator.callNow(target: "Kiosk", action: "open", shouldCacheTarget: true)
         #expect(mediator.target(named: kelvin) == nil)
         #expect(!mediator.hasCachedInstance(ofTarget: kelvin))
         #expect(!mediator.releaseCachedTarget(fullName: "Target_" + kelvin))
         #expect(!mediator.unregister(target: kelvin))
         #expect(mediator.hasCachedInstance(ofTarget: "Kiosk"))
         #expect(mediator.open("app://%E2%84%AAiosk/open") == nil)
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "app://%E2%84%AAiosk/open") })?.code == .invalidURL)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(url: "app://%E2%84%AAiosk/open") })?.code == .invalidURL)
     }
 }

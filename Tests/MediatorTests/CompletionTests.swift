@@ -73,8 +73,8 @@ struct CompletionTests {
         var policy = mediator.urlPolicy
         policy.allowedSchemes = ["app"]
         mediator.urlPolicy = policy
-        try mediator.register(target: "Relay", actions: [Action("go") { mediator, _ in try mediator.call(url: "evil://Relay/go") }])
-        mediator.unmatchedURLHandler = { _ in .answer(try mediator.call(url: "evil://Relay/go")) }
+        try mediator.register(target: "Relay", actions: [Action("go") { mediator, _ in try mediator.callNow(url: "evil://Relay/go") }])
+        mediator.unmatchedURLHandler = { _ in .answer(try mediator.callNow(url: "evil://Relay/go")) }
         for url in ["app://Relay/go", "app://no/such/path/here"] {
             let told = ReadWriteLock<[MediatorError.Code?]>([])
             mediator.open(url) { outcome in told.withLock { $0.append((outcome["error"] as? MediatorError)?.code) } }

@@ -328,7 +328,7 @@ struct ContractDescriptionSchemaTests {
         ]
         for (target, action, params) in calls {
             let schema = try #require(document.at(try world.path(target, action) + ["result"]))
-            let result = try #require(json(try world.mediator.call(target: target, action: action, params: params)))
+            let result = try #require(json(try world.mediator.callNow(target: target, action: action, params: params)))
             #expect(JSONSchemaCheck(schema: schema).errors(result) == [], "\(target)/\(action)")
         }
     }

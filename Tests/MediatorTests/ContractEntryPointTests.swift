@@ -98,11 +98,11 @@ struct ContractEntryPointTests {
         let mediator = world.mediator
         let params = input.params
         var seen: [(String, MediatorError?)] = []
-        seen.append(("call", failureOf { () throws(MediatorError) in _ = try mediator.call(target: "Shapes", action: action, params: params) }))
+        seen.append(("call", failureOf { () throws(MediatorError) in _ = try mediator.callNow(target: "Shapes", action: action, params: params) }))
         seen.append(
             (
                 "call (full names)",
-                failureOf { () throws(MediatorError) in _ = try mediator.call(target: "Target_Shapes", action: "Action_" + action, params: params) }
+                failureOf { () throws(MediatorError) in _ = try mediator.callNow(target: "Target_Shapes", action: "Action_" + action, params: params) }
             ))
         seen.append(
             (
@@ -117,7 +117,7 @@ struct ContractEntryPointTests {
         case nil: Issue.record("the completion was not called")
         }
         let handle = try synchronously { try mediator.handle(target: "Shapes", action: action) }
-        seen.append(("handle.call", failureOf { () throws(MediatorError) in _ = try handle.call(params) }))
+        seen.append(("handle.call", failureOf { () throws(MediatorError) in _ = try handle.callNow(params) }))
         seen.append(("await handle.call", await awaitedFailureOf { () async throws(MediatorError) in _ = try await handle.call(params) }))
         seen.append(("validate", failureOf { () throws(MediatorError) in try mediator.validate(target: "Shapes", action: action, params: params) }))
         seen.append(
@@ -134,7 +134,7 @@ struct ContractEntryPointTests {
             ))
         if let query = input.query {
             let url = "app://Shapes/\(action)?\(query)"
-            seen.append(("call(url:)", failureOf { () throws(MediatorError) in _ = try mediator.call(url: url) }))
+            seen.append(("call(url:)", failureOf { () throws(MediatorError) in _ = try mediator.callNow(url: url) }))
             seen.append(("await call(url:)", await awaitedFailureOf { () async throws(MediatorError) in _ = try await mediator.call(url: url) }))
             seen.append(("validate(url:)", failureOf { () throws(MediatorError) in try mediator.validate(url: url) }))
             if action == "list" {
@@ -155,12 +155,16 @@ struct ContractEntryPointTests {
         }
         // The nil-returning forms: nil, and nothing ran either.
         #expect(synchronously { world.mediator.perform(target: "Shapes", action: "list", params: input.params) } == nil)
-        #expect(await world.mediator.perform(target: "Shapes", action: "list", params: input.params) == nil)
-        #expect(try synchronously { try world.mediator.handle(target: "Shapes", action: "list").perform(input.params) } == nil)
+        #expect((try? await world.mediator.call(target: "Shapes", action: "list", params: input.params)) == nil)
+        #expect(
+            try synchronously {
+                let handle = try world.mediator.handle(target: "Shapes", action: "list")
+                return try? handle.callNow(input.params)
+            } == nil)
         #expect(!world.mediator.canPerform(target: "Shapes", action: "list", params: input.params))
         if let query = input.query {
             #expect(synchronously { world.mediator.open("app://Shapes/list?\(query)") } == nil)
-            #expect(await world.mediator.open("app://Shapes/list?\(query)") == nil)
+            #expect((try? await world.mediator.call(url: "app://Shapes/list?\(query)")) == nil)
         }
         #expect(world.runs.value == 0)
         #expect(world.makes.value == 0)
@@ -192,14 +196,14 @@ struct ContractEntryPointTests {
         #expect(world.makes.value == 0)
 
         var results: [(String, (any Sendable)?)] = []
-        results.append(("call", try synchronously { try mediator.call(target: "Shapes", action: "list", params: params) }))
+        results.append(("call", try synchronously { try mediator.callNow(target: "Shapes", action: "list", params: params) }))
         results.append(("await call", try await mediator.call(target: "Shapes", action: "list", params: params)))
         results.append(("await call (async action)", try await mediator.call(target: "Shapes", action: "listLater", params: params)))
         results.append(("perform", synchronously { mediator.perform(target: "Shapes", action: "list", params: params) }))
-        results.append(("handle.call", try synchronously { try mediator.handle(target: "Shapes", action: "list").call(params) }))
+        results.append(("handle.call", try synchronously { try mediator.handle(target: "Shapes", action: "list").callNow(params) }))
         let handle = try synchronously { try mediator.handle(target: "Shapes", action: "listLater") }
         results.append(("await handle.call", try await handle.call(params)))
-        results.append(("call(url:)", try synchronously { try mediator.call(url: "app://Shapes/list?token=t&limit=5&tags=7&flag=1") }))
+        results.append(("call(url:)", try synchronously { try mediator.callNow(url: "app://Shapes/list?token=t&limit=5&tags=7&flag=1") }))
         results.append(("callFromOutside", try await mediator.callFromOutside(target: "Shapes", action: "list", params: params, shouldCacheTarget: false)))
         let handoff = Handoff()
         await mediator.perform(target: "Shapes", action: "list", params: params) { handoff.set($0) }.value
@@ -231,14 +235,14 @@ struct ContractEntryPointTests {
         let mediator = world.mediator
         let pairs: [(String, String)] = [("Nope", "list"), ("Shapes", "lst")]
         for (target, action) in pairs {
-            let call = failureOf { () throws(MediatorError) in _ = try mediator.call(target: target, action: action) }
+            let call = failureOf { () throws(MediatorError) in _ = try mediator.callNow(target: target, action: action) }
             let dry = failureOf { () throws(MediatorError) in try mediator.validate(target: target, action: action, params: [:]) }
             #expect(call != nil)
             #expect(dry?.description == call?.description)
             #expect(dry?.code == call?.code)
             #expect(!mediator.canPerform(target: target, action: action, params: [:]))
         }
-        let byURL = failureOf { () throws(MediatorError) in _ = try mediator.call(url: "app://Shapes/secret") }
+        let byURL = failureOf { () throws(MediatorError) in _ = try mediator.callNow(url: "app://Shapes/secret") }
         let dryURL = failureOf { () throws(MediatorError) in try mediator.validate(url: "app://Shapes/secret") }
         #expect(byURL?.code == .forbidden)
         #expect(dryURL?.description == byURL?.description)
@@ -254,11 +258,11 @@ struct ContractEntryPointTests {
         let message = #"Shapes/take: undeclared parameter "x": the action takes token"#
         let params: Params = ["token": "t", "x": "1"]
         #expect(failureOf { () throws(MediatorError) in try mediator.validate(target: "Shapes", action: "take", params: params) } == nil)
-        #expect(try synchronously { try mediator.call(target: "Shapes", action: "take", params: params) } is Params)
+        #expect(try synchronously { try mediator.callNow(target: "Shapes", action: "take", params: params) } is Params)
         #expect(try await mediator.call(target: "Shapes", action: "take", params: params) is Params)
-        #expect(try synchronously { try mediator.handle(target: "Shapes", action: "take").call(params) } is Params)
+        #expect(try synchronously { try mediator.handle(target: "Shapes", action: "take").callNow(params) } is Params)
         let outside: [MediatorError?] = [
-            failureOf { () throws(MediatorError) in _ = try mediator.call(url: "app://Shapes/take?token=t&x=1") },
+            failureOf { () throws(MediatorError) in _ = try mediator.callNow(url: "app://Shapes/take?token=t&x=1") },
             failureOf { () throws(MediatorError) in try mediator.validate(url: "app://Shapes/take?token=t&x=1") },
             failureOf { () throws(MediatorError) in try mediator.validateFromOutside(target: "Shapes", action: "take", params: params) },
             await awaitedFailureOf { () async throws(MediatorError) in
@@ -274,10 +278,10 @@ struct ContractEntryPointTests {
     @Test("A cached instance does not change the checks: the same error, and the action does not run")
     func cachedInstance() throws {
         let world = try Self.world()
-        _ = try world.mediator.call(target: "Shapes", action: "list", params: ["token": "t"], shouldCacheTarget: true)
+        _ = try world.mediator.callNow(target: "Shapes", action: "list", params: ["token": "t"], shouldCacheTarget: true)
         #expect(world.makes.value == 1)
         for input in Self.inputs {
-            let error = failureOf { () throws(MediatorError) in _ = try world.mediator.call(target: "Shapes", action: "list", params: input.params) }
+            let error = failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Shapes", action: "list", params: input.params) }
             #expect(error?.description == input.message, "\(input.name)")
         }
         #expect(world.runs.value == 1)

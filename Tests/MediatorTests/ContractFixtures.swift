@@ -51,7 +51,7 @@ struct ContractWorld {
 
     /// The params the action `take` received from an in-process synchronous call.
     func received(_ params: Params) throws(MediatorError) -> Params {
-        let result = try mediator.call(target: "Shapes", action: "take", params: params)
+        let result = try mediator.callNow(target: "Shapes", action: "take", params: params)
         guard let received = result as? Params else {
             throw MediatorError(.resultTypeMismatch, reason: "the fixture returned \(String(describing: result))")
         }
@@ -60,7 +60,7 @@ struct ContractWorld {
 
     /// The error of an in-process synchronous call to `take`, or `nil` when it succeeded.
     func failure(_ params: Params) -> MediatorError? {
-        failureOf { () throws(MediatorError) in _ = try mediator.call(target: "Shapes", action: "take", params: params) }
+        failureOf { () throws(MediatorError) in _ = try mediator.callNow(target: "Shapes", action: "take", params: params) }
     }
 }
 

@@ -94,7 +94,7 @@ struct ContractShapesTests {
         let mediator = Mediator()
         try mediator.register(Target_KeyedScreen.self) { _ in Target_KeyedScreen() }
         let renamed = try synchronously { () throws(MediatorError) -> Renamed in
-            try mediator.call(.screenRename, Rename(title: "Home"), shouldCacheTarget: true)
+            try mediator.callNow(.screenRename, Rename(title: "Home"), shouldCacheTarget: true)
         }
         #expect(renamed == Renamed(title: "Home", onMainQueue: true))
         #expect(try await mediator.call(.screenRenameLater, Rename(title: "away"), shouldCacheTarget: true) == Renamed(title: "AWAY", onMainQueue: true))
@@ -126,9 +126,9 @@ struct ContractShapesTests {
             ])
         #expect(action.result == .string)
         let input = Layered.sample
-        #expect(try mediator.call(.layered, input) == "n i b")
+        #expect(try mediator.callNow(.layered, input) == "n i b")
         // By name: the params the input encodes to are what a caller by name sends.
-        let byName = try mediator.call(
+        let byName = try mediator.callNow(
             target: "Shapes", action: "layered",
             params: [
                 "name": "n", "size": 1.5, "counts": ["a": 1] as [String: any Sendable], "box": ["inner": "i"] as [String: any Sendable], "list": [1],
@@ -146,11 +146,11 @@ struct ContractShapesTests {
             return Target_Painter()
         }
         let handle = try mediator.handle(target: "Painter", action: "paint")
-        let error = #expect(throws: MediatorError.self) { try handle.call(["colour": "purple"]) }
+        let error = #expect(throws: MediatorError.self) { try handle.callNow(["colour": "purple"]) }
         #expect(error?.code == .invalidParameter)
         #expect(error?.parameter == "colour")
         #expect(made.value == 0, "the factory ran for a call whose input could not be decoded")
-        #expect(try handle.call(["colour": "green"]) as? String == "green")
+        #expect(try handle.callNow(["colour": "green"]) as? String == "green")
         #expect(made.value == 1)
     }
 

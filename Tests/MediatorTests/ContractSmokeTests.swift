@@ -30,22 +30,22 @@ struct ContractSmokeTests {
     func validation() throws {
         let mediator = Mediator()
         try mediator.register(Target_Smoke.self) { _ in Target_Smoke() }
-        #expect(try mediator.call(target: "Smoke", action: "list", params: ["token": "t"]) as? Int == 20)
-        #expect(try mediator.call(url: "app://Smoke/list?token=t&limit=5") as? Int == 5)
-        #expect(throws: MediatorError.self) { try mediator.call(target: "Smoke", action: "list", params: ["token": "t", "limit": 500]) }
+        #expect(try mediator.callNow(target: "Smoke", action: "list", params: ["token": "t"]) as? Int == 20)
+        #expect(try mediator.callNow(url: "app://Smoke/list?token=t&limit=5") as? Int == 5)
+        #expect(throws: MediatorError.self) { try mediator.callNow(target: "Smoke", action: "list", params: ["token": "t", "limit": 500]) }
         do {
-            _ = try mediator.call(url: "app://Smoke/list?token=t&limit=5&x=1")
+            _ = try mediator.callNow(url: "app://Smoke/list?token=t&limit=5&x=1")
             Issue.record("no error")
         } catch {
             #expect(error.description == #"Smoke/list: undeclared parameter "x": the action takes token, limit?"#)
         }
         do {
-            _ = try mediator.call(target: "Smoke", action: "list", params: ["limit": "abc"])
+            _ = try mediator.callNow(target: "Smoke", action: "list", params: ["limit": "abc"])
         } catch {
             #expect(error.description == #"Smoke/list: missing required parameter "token" (expected string)"#)
         }
         do {
-            _ = try mediator.call(target: "Smoke", action: "list", params: ["token": "t", "limit": "abc"])
+            _ = try mediator.callNow(target: "Smoke", action: "list", params: ["token": "t", "limit": "abc"])
         } catch {
             #expect(error.description == #"Smoke/list: invalid parameter "limit": expected integer (1...100), got String "abc""#)
         }
@@ -55,11 +55,11 @@ struct ContractSmokeTests {
     func keys() throws {
         let mediator = Mediator()
         try mediator.register(Target_Smoke.self) { _ in Target_Smoke() }
-        #expect(try mediator.call(.create, CreateNote(title: "hi")) == Note(id: 7, title: "hi"))
-        let plain = try mediator.call(target: "Smoke", action: "create", params: ["title": "hey"])
+        #expect(try mediator.callNow(.create, CreateNote(title: "hi")) == Note(id: 7, title: "hi"))
+        let plain = try mediator.callNow(target: "Smoke", action: "create", params: ["title": "hey"])
         let dictionary = try #require(plain as? [String: any Sendable])
         #expect(dictionary["id"] as? Int == 7)
-        #expect(try mediator.call(target: "Smoke", action: "create", params: ["title": "yo"], as: Note.self) == Note(id: 7, title: "yo"))
+        #expect(try mediator.callNow(target: "Smoke", action: "create", params: ["title": "yo"], as: Note.self) == Note(id: 7, title: "yo"))
         print(mediator.registryDescription.json)
         mediator.require(
             [.action(.create), .action(target: "Smoke", action: "lists"), .action(target: "Smoke", action: "list", params: [.required("token", .integer)])],

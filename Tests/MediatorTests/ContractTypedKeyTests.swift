@@ -404,12 +404,12 @@ struct ContractKeyRoundTripTests {
         for _ in 0..<Self.count {
             let draft = KeyedInputs.draft(&random)
             let expected = draft.summary()
-            #expect(try world.mediator.call(.summarize, draft) == expected, "\(draft)")
+            #expect(try world.mediator.callNow(.summarize, draft) == expected, "\(draft)")
             let params = Params(draft.plain)
-            #expect(try world.mediator.call(target: "Keys", action: "summarize", params: params, as: KeyedSummary.self) == expected, "\(draft)")
-            #expect(json(try world.mediator.call(target: "Keys", action: "summarize", params: params)) == expected.json, "\(draft)")
+            #expect(try world.mediator.callNow(target: "Keys", action: "summarize", params: params, as: KeyedSummary.self) == expected, "\(draft)")
+            #expect(json(try world.mediator.callNow(target: "Keys", action: "summarize", params: params)) == expected.json, "\(draft)")
             // Another module's provider by name, reached through the key: input encoded, result decoded.
-            #expect(try world.mediator.call(.summarizeByName, draft) == expected, "\(draft)")
+            #expect(try world.mediator.callNow(.summarizeByName, draft) == expected, "\(draft)")
         }
         #expect(world.runs.value == 4 * Self.count)
     }
@@ -436,12 +436,12 @@ struct ContractKeyRoundTripTests {
         for _ in 0..<Self.count {
             let search = KeyedInputs.search(&random)
             let expected = search.answer()
-            #expect(try world.mediator.call(.search, search) == expected, "\(search)")
-            #expect(try world.mediator.call(target: "Keys", action: "search", params: Params(search.plain)) as? String == expected, "\(search)")
+            #expect(try world.mediator.callNow(.search, search) == expected, "\(search)")
+            #expect(try world.mediator.callNow(target: "Keys", action: "search", params: Params(search.plain)) as? String == expected, "\(search)")
             if let query = search.query {
                 byURL += 1
                 let url = "app://Keys/search?" + query
-                #expect(try world.mediator.call(url: url) as? String == expected, "\(url)")
+                #expect(try world.mediator.callNow(url: url) as? String == expected, "\(url)")
                 #expect(throws: Never.self) { try world.mediator.validate(url: url) }
             }
         }
@@ -456,7 +456,7 @@ struct ContractKeyDispatchTests {
         let world = try KeyedWorld()
         let tally = ProbeTally()
         let input = KeyedProbed(probe: KeyedProbe(id: 7, tally: tally), count: 2)
-        let output = try synchronously { try world.mediator.call(.probe, input) }
+        let output = try synchronously { try world.mediator.callNow(.probe, input) }
         #expect(output.probe.tally === tally)
         #expect(output.probe.id == 7)
         let awaited = try await world.mediator.call(.probe, input)
@@ -464,8 +464,8 @@ struct ContractKeyDispatchTests {
         let later = try await world.mediator.call(.probeLater, input)
         #expect(later.probe.tally === tally)
         // Cached or not, the same.
-        _ = try synchronously { try world.mediator.call(target: "Keys", action: "probe", params: ["probe": 1, "count": 1], shouldCacheTarget: true) }
-        #expect(try synchronously { try world.mediator.call(.probe, input) }.probe.tally === tally)
+        _ = try synchronously { try world.mediator.callNow(target: "Keys", action: "probe", params: ["probe": 1, "count": 1], shouldCacheTarget: true) }
+        #expect(try synchronously { try world.mediator.callNow(.probe, input) }.probe.tally === tally)
         #expect(tally.encodes.value == 0)
     }
 
@@ -473,7 +473,7 @@ struct ContractKeyDispatchTests {
     func keyToPlainAction() throws {
         let world = try KeyedWorld()
         let tally = ProbeTally()
-        let output = try world.mediator.call(.probeByName, KeyedProbed(probe: KeyedProbe(id: 7, tally: tally), count: 2))
+        let output = try world.mediator.callNow(.probeByName, KeyedProbed(probe: KeyedProbe(id: 7, tally: tally), count: 2))
         #expect(output.probe.id == 7)
         #expect(output.count == 2)
         #expect(output.probe.tally == nil)
@@ -485,7 +485,7 @@ struct ContractKeyDispatchTests {
         let world = try KeyedWorld()
         let draft = KeyedDraft(
             title: "hi", body: nil, tags: ["b", "a"], priority: 3, weight: 0.5, pinned: true, author: KeyedAuthor(name: "ann", age: nil), color: .green)
-        #expect(try world.mediator.call(.ghost, draft) == draft.summary())
+        #expect(try world.mediator.callNow(.ghost, draft) == draft.summary())
         let received = try #require(world.notFound.value)
         #expect(received.action == "ghost")
         #expect(
@@ -502,14 +502,14 @@ struct ContractKeyDispatchTests {
     func keyToFallback() throws {
         let world = try KeyedWorld()
         let draft = KeyedDraft(title: "x", body: "yz", tags: [], priority: -1, weight: nil, pinned: false, author: KeyedAuthor(name: "bo", age: 9), color: .red)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.call(.nowhere, draft) })
+        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(.nowhere, draft) })
         #expect(error.code == .targetNotFound)
         let fallback = Received()
         world.mediator.setFallback { target, action, params in
             fallback.set("\(target)/\(action)", params)
             return try KeyedWorld.summary(of: params)
         }
-        #expect(try world.mediator.call(.nowhere, draft) == draft.summary())
+        #expect(try world.mediator.callNow(.nowhere, draft) == draft.summary())
         let received = try #require(fallback.value)
         #expect(received.action == "Nowhere/summarize")
         #expect(json(received.params) == json(draft.plain))
@@ -519,7 +519,7 @@ struct ContractKeyDispatchTests {
     func asyncKeyed() async throws {
         let world = try KeyedWorld()
         let draft = KeyedDraft(title: "t", body: nil, tags: [], priority: 0, weight: nil, pinned: false, author: KeyedAuthor(name: "n", age: nil), color: .blue)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.call(.summarizeLater, draft) })
+        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(.summarizeLater, draft) })
         #expect(error.code == .asyncAction)
         #expect(world.runs.value == 0)
         #expect(world.makes.value == 0)
@@ -531,7 +531,7 @@ struct ContractKeyDispatchTests {
     func otherInputType() throws {
         let world = try KeyedWorld()
         let key = ActionKey<KeyedSearch, String>(target: "Keys", action: "summarize")
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.call(key, KeyedSearch(text: "q", exact: true)) })
+        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(key, KeyedSearch(text: "q", exact: true)) })
         #expect(error.description == #"Keys/summarize: missing required parameter "title" (expected string)"#)
         #expect(world.runs.value == 0)
         #expect(world.makes.value == 0)
@@ -543,7 +543,7 @@ struct ContractKeyDispatchTests {
         let key = ActionKey<KeyedDraft, Int>(target: "Keys", action: "summarize")
         var random = SeededGenerator(seed: 2)
         let draft = KeyedInputs.draft(&random)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.call(key, draft) })
+        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(key, draft) })
         #expect(error.code == .resultTypeMismatch)
         #expect(error.description.contains("Int"))
     }
@@ -554,17 +554,17 @@ struct ContractKeyDispatchTests {
         let message = #"Keys/search: invalid parameter "limit": expected integer, got String "abc""#
         let params: Params = ["text": "q", "exact": "true", "limit": "abc"]
         let errors = [
-            failureOf { () throws(MediatorError) in _ = try world.mediator.call(url: "app://Keys/search?text=q&exact=true&limit=abc") },
+            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Keys/search?text=q&exact=true&limit=abc") },
             failureOf { () throws(MediatorError) in try world.mediator.validate(url: "app://Keys/search?text=q&exact=true&limit=abc") },
-            failureOf { () throws(MediatorError) in _ = try world.mediator.call(target: "Keys", action: "search", params: params) },
+            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "search", params: params) },
             failureOf { () throws(MediatorError) in try world.mediator.validate(target: "Keys", action: "search", params: params) },
-            failureOf { () throws(MediatorError) in _ = try world.mediator.handle(target: "Keys", action: "search").call(params) },
+            failureOf { () throws(MediatorError) in _ = try world.mediator.handle(target: "Keys", action: "search").callNow(params) },
         ]
         for error in errors { #expect(error?.description == message) }
         #expect(world.runs.value == 0)
         #expect(world.makes.value == 0)
         // And a good call by handle is decoded into the input like any call by name.
-        let answer = try world.mediator.handle(target: "Keys", action: "search").call(["text": "q", "exact": "1", "limit": "3"])
+        let answer = try world.mediator.handle(target: "Keys", action: "search").callNow(["text": "q", "exact": "1", "limit": "3"])
         #expect(answer as? String == KeyedSearch(text: "q", limit: 3, exact: true).answer())
     }
 
@@ -576,7 +576,7 @@ struct ContractKeyDispatchTests {
         )
         .plain
         params["color"] = "purple"
-        let call = failureOf { () throws(MediatorError) in _ = try world.mediator.call(target: "Keys", action: "summarize", params: Params(params)) }
+        let call = failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "summarize", params: Params(params)) }
         let dry = failureOf { () throws(MediatorError) in try world.mediator.validate(target: "Keys", action: "summarize", params: Params(params)) }
         #expect(call?.code == .invalidParameter)
         #expect(dry?.description == call?.description)
@@ -587,7 +587,7 @@ struct ContractKeyDispatchTests {
     func fullNames() throws {
         let world = try KeyedWorld(extra: [Action(.fullNamed) { _, draft in draft.summary() }])
         let draft = KeyedDraft(title: "t", body: nil, tags: [], priority: 0, weight: nil, pinned: false, author: KeyedAuthor(name: "n", age: nil), color: .blue)
-        #expect(try world.mediator.call(.fullNamed, draft) == draft.summary())
+        #expect(try world.mediator.callNow(.fullNamed, draft) == draft.summary())
         #expect(world.mediator.target(named: "Keys")?.actions.contains { $0.name == "fullNamed" } == true)
         #expect(world.mediator.verify() == [])
     }
@@ -600,12 +600,12 @@ struct ContractKeyDispatchTests {
         ).plain
         params["priority"] = "high"
         let error = try #require(
-            failureOf { () throws(MediatorError) in _ = try world.mediator.call(target: "Keys", action: "summarize", params: Params(params)) })
+            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "summarize", params: Params(params)) })
         #expect(error.description == #"Keys/summarize: invalid parameter "priority": expected integer, got String "high""#)
         params["priority"] = 1
         params["color"] = "purple"
         let color = try #require(
-            failureOf { () throws(MediatorError) in _ = try world.mediator.call(target: "Keys", action: "summarize", params: Params(params)) })
+            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "summarize", params: Params(params)) })
         #expect(color.code == .invalidParameter)
         #expect(color.parameter == "color", "\(color)")
         #expect(world.runs.value == 0)
@@ -658,7 +658,7 @@ struct ContractKeySchemaTests {
     func nonIterableEnum() throws {
         let world = try KeyedWorld(extra: [Action(.sized) { _, sized in "\(sized.size.rawValue) \(sized.note)" }])
         #expect(try action("sized", in: world).parameters == [.required("size", .integer), .required("note", .string)])
-        #expect(try world.mediator.call(url: "app://Keys/sized?size=2&note=hi") as? String == "2 hi")
+        #expect(try world.mediator.callNow(url: "app://Keys/sized?size=2&note=hi") as? String == "2 hi")
         #expect(world.mediator.verify() == [])
     }
 
@@ -667,10 +667,10 @@ struct ContractKeySchemaTests {
         let world = try KeyedWorld()
         #expect(try action("list", in: world).parameters == KeyedList.parameters)
         let error = try #require(
-            failureOf { () throws(MediatorError) in _ = try world.mediator.call(target: "Keys", action: "list", params: ["token": "t", "limit": 500]) })
+            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "list", params: ["token": "t", "limit": 500]) })
         #expect(error.description == #"Keys/list: invalid parameter "limit": expected integer (1...100), got Int 500 (out of range)"#)
-        #expect(json(try world.mediator.call(url: "app://Keys/list?token=t")) == .array((0..<20).map { .integer($0) }))
-        #expect(try world.mediator.call(target: "Keys", action: "list", params: ["token": "t", "limit": "3"], as: [Int].self) == [0, 1, 2])
+        #expect(json(try world.mediator.callNow(url: "app://Keys/list?token=t")) == .array((0..<20).map { .integer($0) }))
+        #expect(try world.mediator.callNow(target: "Keys", action: "list", params: ["token": "t", "limit": "3"], as: [Int].self) == [0, 1, 2])
         #expect(world.mediator.verify() == [])
     }
 
@@ -683,12 +683,12 @@ struct ContractKeySchemaTests {
                 Action(.ratio) { _, input in input.limit == 1 ? .infinity : 1 / Double(input.limit) }, Action(.nested) { _, input in input.inner.n ?? -1 },
             ])
         // Infinity has no plain (JSON) form: a round trip through plain values would fail.
-        #expect(try mediator.call(.ratio, KeyedRatio(limit: 1)) == .infinity)
-        #expect(try mediator.handle(.ratio).call(KeyedRatio(limit: 1)) == .infinity)
-        #expect(throws: MediatorError.self) { try mediator.call(.ratio, KeyedRatio(limit: 0)) }
+        #expect(try mediator.callNow(.ratio, KeyedRatio(limit: 1)) == .infinity)
+        #expect(try mediator.handle(.ratio).callNow(KeyedRatio(limit: 1)) == .infinity)
+        #expect(throws: MediatorError.self) { try mediator.callNow(.ratio, KeyedRatio(limit: 0)) }
         // A default declared inside a nested object is filled in for a typed caller too.
-        #expect(try mediator.call(.nested, KeyedNested(inner: .init(n: nil))) == 7)
-        #expect(try mediator.call(target: "Checked", action: "nested", params: ["inner": Params([:])]) as? Int == 7)
+        #expect(try mediator.callNow(.nested, KeyedNested(inner: .init(n: nil))) == 7)
+        #expect(try mediator.callNow(target: "Checked", action: "nested", params: ["inner": Params([:])]) as? Int == 7)
     }
 
     @Test(
@@ -698,13 +698,13 @@ struct ContractKeySchemaTests {
         for observed in [false, true] {
             let world = try KeyedWorld()
             if observed { world.mediator.addObserver(IgnoringObserver()) }
-            #expect(try world.mediator.call(.list, KeyedList(token: "t", limit: nil)) == Array(0..<20))
-            #expect(try world.mediator.call(.list, KeyedList(token: "t", limit: 2)) == [0, 1])
-            let error = #expect(throws: MediatorError.self) { try world.mediator.call(.list, KeyedList(token: "t", limit: 500)) }
+            #expect(try world.mediator.callNow(.list, KeyedList(token: "t", limit: nil)) == Array(0..<20))
+            #expect(try world.mediator.callNow(.list, KeyedList(token: "t", limit: 2)) == [0, 1])
+            let error = #expect(throws: MediatorError.self) { try world.mediator.callNow(.list, KeyedList(token: "t", limit: 500)) }
             #expect(error?.description == #"Keys/list: invalid parameter "limit": expected integer (1...100), got Int 500 (out of range)"#)
             let handle = try world.mediator.handle(.list)
-            #expect(try handle.call(KeyedList(token: "t", limit: nil)) == Array(0..<20))
-            #expect(throws: MediatorError.self) { try handle.call(KeyedList(token: "t", limit: 0)) }
+            #expect(try handle.callNow(KeyedList(token: "t", limit: nil)) == Array(0..<20))
+            #expect(throws: MediatorError.self) { try handle.callNow(KeyedList(token: "t", limit: 0)) }
         }
     }
 }
@@ -724,7 +724,7 @@ struct ContractKeyVerifyTests {
         #expect(problems.first?.action == "misplaced")
         var random = SeededGenerator(seed: 1)
         let draft = KeyedInputs.draft(&random)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.call(.misplaced, draft) })
+        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(.misplaced, draft) })
         #expect(error.code == .targetNotFound)
     }
 
@@ -775,7 +775,7 @@ struct ContractKeyVerifyTests {
                 #"Keys/echo: String is not decoded from named fields, so it cannot be an action's input"#
             ])
         #expect(world.mediator.verify().first?.kind == .contradictoryParameters)
-        #expect(try world.mediator.call(key, "hi") == "hi!")
+        #expect(try world.mediator.callNow(key, "hi") == "hi!")
     }
 
     @Test("verify() runs no factory and no action")

@@ -322,17 +322,17 @@ struct ContractDefaultTests {
                 }
             ]
         }
-        let result = try world.mediator.call(target: "Shapes", action: "raw", params: ["n": "42", "x": Double.nan])
+        let result = try world.mediator.callNow(target: "Shapes", action: "raw", params: ["n": "42", "x": Double.nan])
         let received = try #require(result as? Params)
         #expect(typed(received["n"]) == #"String "42""#)
         #expect(received.keys == ["n", "x"])
-        #expect(try world.mediator.call(url: "app://Shapes/raw?anything=1") is Params)
+        #expect(try world.mediator.callNow(url: "app://Shapes/raw?anything=1") is Params)
     }
 
     @Test("An action declaring no parameters at all refuses every param from outside")
     func emptyDeclaration() throws {
         let world = try ContractWorld([])
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.call(url: "app://Shapes/take?x=1") })
+        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?x=1") })
         #expect(error.description == #"Shapes/take: undeclared parameter "x": the action takes no parameters"#)
         #expect(world.runs.value == 0)
     }
@@ -418,7 +418,7 @@ struct ContractUndeclaredTests {
 
     func inProcess(_ world: ContractWorld) -> MediatorError? { world.failure(["token": "t", "x": "1"]) }
     func byURL(_ world: ContractWorld) -> MediatorError? {
-        failureOf { () throws(MediatorError) in _ = try world.mediator.call(url: "app://Shapes/take?token=t&x=1") }
+        failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?token=t&x=1") }
     }
 
     @Test("By default undeclared params are refused by URL and passed on as they are in-process")
@@ -512,7 +512,7 @@ struct ContractURLCoercionTests {
     @Test("URL text is coerced to each declared type; a repeated key is an array; one value is a one-element array")
     func coercedFromText() throws {
         let world = try ContractWorld(Self.everything)
-        let result = try world.mediator.call(url: "app://Shapes/take?s=7&i=-42&n=1.5&b=true&b1=0&ai=1&ai=2&as=x&an=2.5&an=3&ab=1")
+        let result = try world.mediator.callNow(url: "app://Shapes/take?s=7&i=-42&n=1.5&b=true&b1=0&ai=1&ai=2&as=x&an=2.5&an=3&ab=1")
         let received = try #require(result as? Params)
         #expect(typed(received["s"]) == #"String "7""#)
         #expect(typed(received["i"]) == "Int -42")
@@ -529,7 +529,7 @@ struct ContractURLCoercionTests {
     @Test("Percent-decoded text is coerced after decoding")
     func percentDecoded() throws {
         let world = try ContractWorld([.required("i", .integer), .required("s", .string)])
-        let received = try #require(try world.mediator.call(url: "app://Shapes/take?i=%2D%34%32&s=a%26b") as? Params)
+        let received = try #require(try world.mediator.callNow(url: "app://Shapes/take?i=%2D%34%32&s=a%26b") as? Params)
         #expect(typed(received["i"]) == "Int -42")
         #expect(typed(received["s"]) == #"String "a&b""#)
     }
@@ -537,7 +537,7 @@ struct ContractURLCoercionTests {
     @Test("A key repeated for a scalar is refused, showing both values")
     func repeatedScalar() throws {
         let world = try ContractWorld([.required("i", .integer)])
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.call(url: "app://Shapes/take?i=1&i=2") })
+        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?i=1&i=2") })
         #expect(error.description == #"Shapes/take: invalid parameter "i": expected integer, got Array<String> ["1", "2"]"#)
         #expect(world.runs.value == 0)
     }
@@ -545,16 +545,16 @@ struct ContractURLCoercionTests {
     @Test("A key without a value is empty text: a string, but not a number")
     func emptyValue() throws {
         let world = try ContractWorld([.optional("s", .string), .optional("i", .integer)])
-        let received = try #require(try world.mediator.call(url: "app://Shapes/take?s") as? Params)
+        let received = try #require(try world.mediator.callNow(url: "app://Shapes/take?s") as? Params)
         #expect(typed(received["s"]) == #"String """#)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.call(url: "app://Shapes/take?i=") })
+        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?i=") })
         #expect(error.description == #"Shapes/take: invalid parameter "i": expected integer, got String """#)
     }
 
     @Test("A value(T) parameter cannot be sent by URL")
     func valueByURL() throws {
         let world = try ContractWorld([.optional("m", .value(Marker.self))])
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.call(url: "app://Shapes/take?m=1") })
+        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?m=1") })
         #expect(error.description == #"Shapes/take: invalid parameter "m": expected value of type Marker, got String "1""#)
         #expect(world.runs.value == 0)
     }

@@ -39,7 +39,7 @@ struct CreationCycleTests {
                 target: name,
                 make: { mediator in
                     guard barrier.arrive() else { throw FixtureError(message: "the other factories never started") }
-                    _ = try mediator.call(target: next, action: "touch", shouldCacheTarget: true)
+                    _ = try mediator.callNow(target: next, action: "touch", shouldCacheTarget: true)
                     return Box()
                 }, actions: [Action("touch") { _, _ in "touched" }])
         }
@@ -53,7 +53,7 @@ struct CreationCycleTests {
             done.enter()
             Thread {
                 do {
-                    _ = try mediator.call(target: name, action: "touch", shouldCacheTarget: true)
+                    _ = try mediator.callNow(target: name, action: "touch", shouldCacheTarget: true)
                 } catch {
                     errors.withLock { $0[index] = error as? MediatorError }
                 }
@@ -104,7 +104,7 @@ struct CreationCycleTests {
         try mediator.register(
             target: "A",
             make: { mediator in
-                _ = try mediator.call(target: "B", action: "touch", shouldCacheTarget: true)
+                _ = try mediator.callNow(target: "B", action: "touch", shouldCacheTarget: true)
                 return Box()
             }, actions: touch)
         for (name, next) in [("B", "C"), ("C", "A")] {
@@ -112,7 +112,7 @@ struct CreationCycleTests {
                 target: name,
                 make: { mediator in
                     guard barrier.arrive() else { throw FixtureError(message: "the other factory never started") }
-                    _ = try mediator.call(target: next, action: "touch", shouldCacheTarget: true)
+                    _ = try mediator.callNow(target: next, action: "touch", shouldCacheTarget: true)
                     return Box()
                 }, actions: touch)
         }
@@ -139,7 +139,7 @@ struct CreationCycleTests {
     func sameThread() throws {
         let mediator = Mediator()
         try registerRing(["Solo"], in: mediator, barrier: OneShotBarrier(count: 1))
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Solo", action: "touch", shouldCacheTarget: true) }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Solo", action: "touch", shouldCacheTarget: true) }
         #expect(cycleError(in: error)?.target == "Solo")
     }
 }
@@ -152,11 +152,11 @@ struct HandleCreationCycleTests {
         try mediator.register(
             target: "Loop",
             make: { mediator in
-                _ = try mediator.call(target: "Loop", action: "touch", shouldCacheTarget: true)
+                _ = try mediator.callNow(target: "Loop", action: "touch", shouldCacheTarget: true)
                 return Box()
             }, actions: [Action("touch") { _, _ in "touched" }])
         let handle = try mediator.handle(target: "Loop", action: "touch")
-        let error = #expect(throws: MediatorError.self) { try handle.call() }
+        let error = #expect(throws: MediatorError.self) { try handle.callNow() }
         #expect(error?.code == .cyclicTargetCreation, "\(String(describing: error))")
     }
 }

@@ -25,7 +25,7 @@ struct DeepLinkBehaviourTests {
     func mergePrecedence() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/user/:id", to: "Echo", action: "echo")
-        let result = try mediator.call(url: "myapp://user/42?id=query&tab=query&q=1", params: ["tab": "code", "@url": "forged", "extra": 7])
+        let result = try mediator.callNow(url: "myapp://user/42?id=query&tab=query&q=1", params: ["tab": "code", "@url": "forged", "extra": 7])
         let values = try #require(result as? [String: any Sendable])
         #expect(values["id"] as? String == "42")
         #expect(values["tab"] as? String == "code")
@@ -39,7 +39,7 @@ struct DeepLinkBehaviourTests {
     func extraParamsBuiltIn() throws {
         let mediator = try urlTestMediator()
         let counter = Counter()
-        let result = try mediator.call(url: "myapp://Echo/echo?a=1&b=2", params: ["b": "code", "context": counter])
+        let result = try mediator.callNow(url: "myapp://Echo/echo?a=1&b=2", params: ["b": "code", "context": counter])
         let values = try #require(result as? [String: any Sendable])
         #expect(values["a"] as? String == "1" && values["b"] as? String == "code")
         #expect((values["context"] as? Counter) === counter)
@@ -58,9 +58,9 @@ struct DeepLinkBehaviourTests {
                 }
             ])
         try mediator.route("/notes/:id<int>", to: "Notes", action: "get")
-        #expect(try mediator.call(url: "myapp://notes/21") as? Int == 42)
-        #expect(code { _ = try mediator.call(url: "myapp://notes/21?color=red") } == .invalidParameter)
-        #expect(code { _ = try mediator.call(url: "myapp://notes/21", params: ["color": "red"]) } == .invalidParameter)
+        #expect(try mediator.callNow(url: "myapp://notes/21") as? Int == 42)
+        #expect(code { _ = try mediator.callNow(url: "myapp://notes/21?color=red") } == .invalidParameter)
+        #expect(code { _ = try mediator.callNow(url: "myapp://notes/21", params: ["color": "red"]) } == .invalidParameter)
         try mediator.validate(url: "myapp://notes/21")
         #expect(code { try mediator.validate(url: "myapp://notes/21?color=red") } == .invalidParameter)
         #expect(code { try mediator.validate(url: "myapp://notes/x/y") } == .routeNotFound)
@@ -74,10 +74,10 @@ struct DeepLinkBehaviourTests {
         try mediator.route("/user/\u{30D}", to: "Echo", action: "echo")
         try mediator.route("/plain/:x", to: "Echo", action: "echo")
         #expect(mediator.open("myapp://user/%CC%8D") != nil)
-        #expect(code { _ = try mediator.call(url: "myapp://user%2F%CC%8D") } != nil)
-        let values = try #require(try mediator.call(url: "myapp://plain/1", params: ["@rest": "forged", "@route": "forged"]) as? [String: any Sendable])
+        #expect(code { _ = try mediator.callNow(url: "myapp://user%2F%CC%8D") } != nil)
+        let values = try #require(try mediator.callNow(url: "myapp://plain/1", params: ["@rest": "forged", "@route": "forged"]) as? [String: any Sendable])
         #expect(values["@rest"] == nil && values["@route"] as? String == "/plain/:x")
-        let escape = failure { _ = try mediator.call(url: "myapp://Echo/echo?%\nx=1") }
+        let escape = failure { _ = try mediator.callNow(url: "myapp://Echo/echo?%\nx=1") }
         #expect(escape?.code == .invalidURL)
         #expect(escape.map { !$0.description.contains("\n") } == true, "\(String(describing: escape))")
     }
@@ -88,7 +88,7 @@ struct DeepLinkBehaviourTests {
     func rules() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/s/:x", to: "Echo", action: "secret")
-        #expect(code { _ = try mediator.call(url: "myapp://s/1") } == .forbidden)
+        #expect(code { _ = try mediator.callNow(url: "myapp://s/1") } == .forbidden)
         #expect(!mediator.canOpen("myapp://s/1"))
         let native = failure { try mediator.route("/n/:x", to: "Echo", action: "nativeEcho") }
         #expect(native?.code == .forbidden)
@@ -98,11 +98,11 @@ struct DeepLinkBehaviourTests {
         try mediator.route("/o/:x", to: "Other", action: "ping")
         #expect(mediator.open("myapp://o/1") as? String == "pong")
         mediator.urlPolicy.allowedTargets = ["Echo"]
-        let refused = failure { _ = try mediator.call(url: "myapp://o/1") }
+        let refused = failure { _ = try mediator.callNow(url: "myapp://o/1") }
         #expect(refused?.code == .forbidden)
         #expect(refused?.reason.contains("route \"/o/:x\"") == true)
         mediator.urlPolicy = URLPolicy(allowedSchemes: ["other"])
-        #expect(code { _ = try mediator.call(url: "myapp://o/1") } == .forbidden)
+        #expect(code { _ = try mediator.callNow(url: "myapp://o/1") } == .forbidden)
         #expect(mediator.open("other://o/1") as? String == "pong")
     }
 
@@ -111,14 +111,14 @@ struct DeepLinkBehaviourTests {
         let mediator = try urlTestMediator()
         try mediator.route("/files/*", to: "Echo", action: "echo")
         mediator.urlPolicy.maximumLength = 40
-        #expect(code { _ = try mediator.call(url: "myapp://files/" + String(repeating: "a", count: 40)) } == .invalidURL)
+        #expect(code { _ = try mediator.callNow(url: "myapp://files/" + String(repeating: "a", count: 40)) } == .invalidURL)
         mediator.urlPolicy = URLPolicy(maximumQueryItems: 2)
-        #expect(code { _ = try mediator.call(url: "myapp://files/a?x=1&y=2&z=3") } == .invalidURL)
+        #expect(code { _ = try mediator.callNow(url: "myapp://files/a?x=1&y=2&z=3") } == .invalidURL)
         #expect(mediator.open("myapp://files/a?x=1&y=2") != nil)
         let long = "myapp://files/" + Array(repeating: "a", count: 70).joined(separator: "/")
-        #expect(code { _ = try mediator.call(url: long) } == .routeNotFound)
+        #expect(code { _ = try mediator.callNow(url: long) } == .routeNotFound)
         let sixtyThree = "myapp://files/" + Array(repeating: "a", count: 63).joined(separator: "/")
-        let values = try #require(try mediator.call(url: sixtyThree) as? [String: any Sendable])
+        let values = try #require(try mediator.callNow(url: sixtyThree) as? [String: any Sendable])
         #expect((values["@rest"] as? [String])?.count == 63)
     }
 
@@ -222,7 +222,7 @@ struct DeepLinkBehaviourTests {
         let mediator = try urlTestMediator()
         for index in 0..<10_000 { try mediator.route("/r\(index)/:id", to: "Echo", action: "echo") }
         for index in [0, 4_999, 9_999] {
-            let values = try #require(try mediator.call(url: "myapp://r\(index)/x") as? [String: any Sendable])
+            let values = try #require(try mediator.callNow(url: "myapp://r\(index)/x") as? [String: any Sendable])
             #expect(values["@route"] as? String == "/r\(index)/:id")
         }
         #expect(mediator.routes.count == 10_000)
@@ -234,12 +234,12 @@ struct DeepLinkBehaviourTests {
     func formDecoding() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/s/:text", to: "Echo", action: "echo")
-        let off = try #require(try mediator.call(url: "myapp://s/a+b?q+1=x+y%2B") as? [String: any Sendable])
+        let off = try #require(try mediator.callNow(url: "myapp://s/a+b?q+1=x+y%2B") as? [String: any Sendable])
         #expect(off["q+1"] as? String == "x+y+" && off["text"] as? String == "a+b")
         mediator.urlPolicy.decodesPlusAsSpace = true
-        let on = try #require(try mediator.call(url: "myapp://s/a+b?q+1=x+y%2B") as? [String: any Sendable])
+        let on = try #require(try mediator.callNow(url: "myapp://s/a+b?q+1=x+y%2B") as? [String: any Sendable])
         #expect(on["q 1"] as? String == "x y+" && on["text"] as? String == "a+b")
-        #expect(echoed(try mediator.call(url: "myapp://Echo/echo?v=a+b")) == ["v": .one("a b")])
+        #expect(echoed(try mediator.callNow(url: "myapp://Echo/echo?v=a+b")) == ["v": .one("a b")])
     }
 
     @Test("Host ignoring case: the built-in form finds the one target equal ignoring case, an exact name first; routes match a lowercased host")
@@ -247,34 +247,34 @@ struct DeepLinkBehaviourTests {
         let mediator = try urlTestMediator()
         try mediator.register(target: "OTHER", actions: [Action("ping") { (_: Mediator, _: Params) in "PONG" }])
         try mediator.route("/user/:id", to: "Echo", action: "echo")
-        #expect(code { _ = try mediator.call(url: "myapp://echo/echo") } == .targetNotFound)
-        #expect(code { _ = try mediator.call(url: "myapp://USER/1") } == .targetNotFound)
+        #expect(code { _ = try mediator.callNow(url: "myapp://echo/echo") } == .targetNotFound)
+        #expect(code { _ = try mediator.callNow(url: "myapp://USER/1") } == .targetNotFound)
         mediator.urlPolicy.matchesHostIgnoringCase = true
-        #expect(echoed(try mediator.call(url: "myapp://echo/echo?a=1")) == ["a": .one("1")])
-        #expect(try mediator.call(url: "myapp://OTHER/ping") as? String == "PONG")
-        #expect(try mediator.call(url: "myapp://Other/ping") as? String == "pong")
-        let ambiguous = failure { _ = try mediator.call(url: "myapp://other/ping") }
+        #expect(echoed(try mediator.callNow(url: "myapp://echo/echo?a=1")) == ["a": .one("1")])
+        #expect(try mediator.callNow(url: "myapp://OTHER/ping") as? String == "PONG")
+        #expect(try mediator.callNow(url: "myapp://Other/ping") as? String == "pong")
+        let ambiguous = failure { _ = try mediator.callNow(url: "myapp://other/ping") }
         #expect(ambiguous?.code == .invalidURL)
         #expect(ambiguous?.reason.contains("Other, OTHER") == true || ambiguous?.reason.contains("OTHER, Other") == true)
-        let routed = try #require(try mediator.call(url: "myapp://USER/Ab") as? [String: any Sendable])
+        let routed = try #require(try mediator.callNow(url: "myapp://USER/Ab") as? [String: any Sendable])
         #expect(routed["id"] as? String == "Ab")
         // The allow-list sees the registered name.
         mediator.urlPolicy.allowedTargets = ["Echo"]
         #expect(mediator.open("myapp://ECHO/echo") != nil)
-        #expect(code { _ = try mediator.call(url: "myapp://OTHER/ping") } == .forbidden)
+        #expect(code { _ = try mediator.callNow(url: "myapp://OTHER/ping") } == .forbidden)
     }
 
     @Test("An empty authority is refused by default and read as the first segment when allowed")
     func emptyAuthority() throws {
         let mediator = try urlTestMediator()
-        #expect(code { _ = try mediator.call(url: "myapp:///Other/ping") } == .invalidURL)
+        #expect(code { _ = try mediator.callNow(url: "myapp:///Other/ping") } == .invalidURL)
         try mediator.route("/user/:id", to: "Echo", action: "echo")
-        #expect(code { _ = try mediator.call(url: "myapp:///user/1") } == .invalidURL)
+        #expect(code { _ = try mediator.callNow(url: "myapp:///user/1") } == .invalidURL)
         mediator.urlPolicy.allowsEmptyAuthority = true
         #expect(mediator.open("myapp:///Other/ping") as? String == "pong")
-        let values = try #require(try mediator.call(url: "myapp:///user/1") as? [String: any Sendable])
+        let values = try #require(try mediator.callNow(url: "myapp:///user/1") as? [String: any Sendable])
         #expect(values["id"] as? String == "1")
-        #expect(code { _ = try mediator.call(url: "myapp:///") } == .routeNotFound)
+        #expect(code { _ = try mediator.callNow(url: "myapp:///") } == .routeNotFound)
     }
 
     // MARK: Unmatched URLs
@@ -296,11 +296,11 @@ struct DeepLinkBehaviourTests {
         #expect(mediator.open("myapp://user/1") != nil)
         #expect(mediator.open("myapp://Other/ping") as? String == "pong")
         #expect(asked.events == ["myapp [\"legacy\", \"a\", \"b\"] [\"x\", \"y\"]", "myapp [\"Legacy\", \"thing\"] []"])
-        #expect(code { _ = try mediator.call(url: "myapp://fail/x") } == .rejected)
-        let boom = failure { _ = try mediator.call(url: "myapp://boom") }
+        #expect(code { _ = try mediator.callNow(url: "myapp://fail/x") } == .rejected)
+        let boom = failure { _ = try mediator.callNow(url: "myapp://boom") }
         #expect(boom?.code == .actionFailed && boom?.underlying is Boom)
-        #expect(code { _ = try mediator.call(url: "myapp://nothing/here/at/all") } == .routeNotFound)
-        #expect(code { _ = try mediator.call(url: "myapp://Nothing/here") } == .targetNotFound)
+        #expect(code { _ = try mediator.callNow(url: "myapp://nothing/here/at/all") } == .routeNotFound)
+        #expect(code { _ = try mediator.callNow(url: "myapp://Nothing/here") } == .targetNotFound)
         #expect(!mediator.canOpen("myapp://legacy/a"))
         #expect(asked.events.count == 6)
     }
@@ -362,7 +362,7 @@ struct DeepLinkBehaviourTests {
         try mediator.route("/user/:id", to: "Echo", action: "echo")
         let awaited = try await mediator.call(url: "myapp://user/5", params: ["k": "v"]) as? [String: any Sendable]
         #expect(awaited?["id"] as? String == "5" && awaited?["k"] as? String == "v")
-        #expect(await mediator.open("myapp://user/6", params: [:]) != nil)
+        #expect((try? await mediator.call(url: "myapp://user/6", params: [:])) != nil)
         let answered = ReadWriteLock<[String: any Sendable]?>(nil)
         mediator.open("myapp://user/8") { outcome in answered.withLock { $0 = outcome } }
         let result = answered.withReadLock { $0?["result"] as? [String: any Sendable] }

@@ -105,7 +105,7 @@ struct DeepLinkPropertyTests {
             }
             build(route.pieces)
             let url = "myapp:/" + path + (Bool.random(using: &random) ? "/" : "")
-            let values = try #require(try mediator.call(url: url) as? [String: any Sendable], "\(url)")
+            let values = try #require(try mediator.callNow(url: url) as? [String: any Sendable], "\(url)")
             #expect(values["@action"] as? String == route.action, "\(url)")
             var got: [String: String] = [:]
             for (key, raw) in values where !key.hasPrefix("@") { got[key] = raw as? String }

@@ -7,7 +7,7 @@ struct DeepLinkSmokeTests {
     func routedCall() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/user/:id/profile", to: "Echo", action: "echo")
-        let result = try mediator.call(url: "myapp://user/42/profile?tab=posts")
+        let result = try mediator.callNow(url: "myapp://user/42/profile?tab=posts")
         #expect(
             echoed(result)
                 == [

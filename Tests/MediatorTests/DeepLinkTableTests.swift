@@ -149,7 +149,7 @@ struct DeepLinkTableTests {
         let mediator = try deepLinkTableMediator()
         switch expected {
         case .reaches(let action, let params):
-            let result = try mediator.call(url: url)
+            let result = try mediator.callNow(url: url)
             let values = try #require(result as? [String: any Sendable], "\(url) returned \(String(describing: result))")
             #expect(values["@action"] as? String == action, "\(url)")
             // Routed calls carry the URL; calls of the built-in form do not.
@@ -160,7 +160,7 @@ struct DeepLinkTableTests {
             #expect(echoed(plain) == params, "\(url)")
             #expect(mediator.canOpen(url), "\(url)")
         case .fails(let code):
-            let error = #expect(throws: MediatorError.self, "\(url)") { try mediator.call(url: url) }
+            let error = #expect(throws: MediatorError.self, "\(url)") { try mediator.callNow(url: url) }
             #expect(error?.code == code, "\(url): \(String(describing: error))")
             #expect(!mediator.canOpen(url), "\(url)")
         }
@@ -174,7 +174,7 @@ struct DeepLinkTableTests {
     @Test("A routed call carries the pattern as registered, the URL as given and the scheme lowercased")
     func mediatorKeys() throws {
         let mediator = try deepLinkTableMediator()
-        let values = try #require(try mediator.call(url: "MyApp://post/2024") as? [String: any Sendable])
+        let values = try #require(try mediator.callNow(url: "MyApp://post/2024") as? [String: any Sendable])
         #expect(values["@route"] as? String == "/post(/:year<int>(/:month<int>))")
         #expect(values["@url"] as? String == "MyApp://post/2024")
         #expect(values["@scheme"] as? String == "myapp")

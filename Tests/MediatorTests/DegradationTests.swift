@@ -28,7 +28,7 @@ struct DegradationTests {
     /// The error a plain mediator (no table) gives for the same call: the reason a fallback gets.
     func plainError(target: String, action: String) throws -> MediatorError? {
         let world = try InterceptionWorld()
-        return callError { try world.mediator.call(target: target, action: action, params: ["id": 1]) }
+        return callError { try world.mediator.callNow(target: target, action: action, params: ["id": 1]) }
     }
 
     /// The fallback's params, as `Web/open` echoed them.
@@ -41,7 +41,7 @@ struct DegradationTests {
         arguments: [("Shop", "buy", "targetNotFound"), ("Notes", "missing", "actionNotFound"), ("Notes", "fail", "actionFailed")])
     func degrades(_ target: String, _ action: String, _ code: String) throws {
         let world = try degradedWorld()
-        let params = try fallbackParams(try world.mediator.call(target: target, action: action, params: ["id": 1]))
+        let params = try fallbackParams(try world.mediator.callNow(target: target, action: action, params: ["id": 1]))
         #expect(params["target"] as? String == target)
         #expect(params["action"] as? String == action)
         #expect((params["params"] as? Params)?["id"] as? Int == 1)
@@ -55,7 +55,7 @@ struct DegradationTests {
     @Test("Names given in full reach the fallback as short names")
     func fullNames() throws {
         let world = try degradedWorld()
-        let params = try fallbackParams(try world.mediator.call(target: "Target_Notes", action: "Action_fail:"))
+        let params = try fallbackParams(try world.mediator.callNow(target: "Target_Notes", action: "Action_fail:"))
         #expect(params["target"] as? String == "Notes")
         #expect(params["action"] as? String == "fail")
     }
@@ -63,7 +63,7 @@ struct DegradationTests {
     @Test("The record and the result tell where a degraded call ended")
     func recordTellsWhere() throws {
         let world = try degradedWorld()
-        let record = world.mediator.traceCall(target: "Shop", action: "buy")
+        let record = world.mediator.tracedCall(target: "Shop", action: "buy")
         #expect(record.succeeded)
         #expect(record.name == "Web/open")
         #expect(record.redirectedFrom == ["Shop/buy"])
@@ -73,7 +73,7 @@ struct DegradationTests {
     @Test("A call that fails for the caller's own mistake is not degraded: invalid params")
     func notForInvalidParameter() throws {
         let world = try degradedWorld()
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "create", params: ["count": "many"]) })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "create", params: ["count": "many"]) })
         #expect(error.code == .invalidParameter)
         #expect(world.ran("Web/open") == 0)
     }
@@ -81,9 +81,9 @@ struct DegradationTests {
     @Test("A URL call refused by the policy is not degraded")
     func notForForbidden() throws {
         let world = try degradedWorld()
-        #expect(callError { try world.mediator.call(url: "app://Notes/wipeAll") }?.code == .forbidden)
+        #expect(callError { try world.mediator.callNow(url: "app://Notes/wipeAll") }?.code == .forbidden)
         world.mediator.urlPolicy = URLPolicy(allowedTargets: ["Web"])
-        #expect(callError { try world.mediator.call(url: "app://Shop/buy") }?.code == .forbidden)
+        #expect(callError { try world.mediator.callNow(url: "app://Shop/buy") }?.code == .forbidden)
         #expect(world.ran("Web/open") == 0)
     }
 
@@ -91,7 +91,7 @@ struct DegradationTests {
     func notForRejected() throws {
         let world = try degradedWorld()
         world.mediator.addInterceptor(PlainGate(), scope: .target("Notes"))
-        #expect(callError { try world.mediator.call(target: "Notes", action: "fail") }?.code == .rejected)
+        #expect(callError { try world.mediator.callNow(target: "Notes", action: "fail") }?.code == .rejected)
         #expect(world.ran("Web/open") == 0)
     }
 
@@ -99,7 +99,7 @@ struct DegradationTests {
     func notWhenAnswered() throws {
         let world = try degradedWorld()
         try world.mediator.register(target: "Shop", actions: [], notFound: { _, action, _ in "no \(action) here" })
-        #expect(try world.mediator.call(target: "Shop", action: "buy") as? String == "no buy here")
+        #expect(try world.mediator.callNow(target: "Shop", action: "buy") as? String == "no buy here")
         #expect(world.ran("Web/open") == 0)
     }
 
@@ -110,7 +110,7 @@ struct DegradationTests {
         try table.degrade("Notes", to: "Shop/buy")
         try table.degrade("Shop", to: "Web/open")
         world.mediator.setRedirects(table)
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "fail") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "fail") })
         #expect(error.code == .targetNotFound)
         #expect(error.target == "Shop")
         #expect(error.redirectedFrom == ["Notes/fail"])
@@ -121,7 +121,7 @@ struct DegradationTests {
     @Test("A fallback that fails tells its own error, and where the call came from")
     func failingFallback() throws {
         let world = try degradedWorld(to: "Notes/fail")
-        let error = try #require(callError { try world.mediator.call(target: "Shop", action: "buy") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Shop", action: "buy") })
         #expect(error.description == "Notes/fail: the action failed: fixture error: broken (redirected from Shop/buy)")
     }
 
@@ -134,7 +134,7 @@ struct DegradationTests {
                 request.params["seen"] = true
                 return .proceed
             }, scope: .target("Web"))
-        let params = try fallbackParams(try world.mediator.call(target: "Shop", action: "buy"))
+        let params = try fallbackParams(try world.mediator.callNow(target: "Shop", action: "buy"))
         #expect(params["seen"] as? Bool == true)
         let request = try #require(log.requests.first)
         #expect(request.name == "Web/open")
@@ -147,7 +147,7 @@ struct DegradationTests {
         let world = try degradedWorld()
         let log = InterceptionLog()
         world.mediator.addInterceptor(Probe("All", log))
-        _ = try world.mediator.call(target: "Notes", action: "fail")
+        _ = try world.mediator.callNow(target: "Notes", action: "fail")
         #expect(log.events == ["All intercept Notes/fail", "All intercept Web/open", "All finish Web/open"])
     }
 
@@ -155,7 +155,7 @@ struct DegradationTests {
     func fallbackRejects() throws {
         let world = try degradedWorld()
         world.mediator.addInterceptor(PlainGate(), scope: .action("open", of: "Web"))
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "fail") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "fail") })
         #expect(error.code == .rejected)
         #expect(error.redirectedFrom == ["Notes/fail"])
         #expect(world.ran("Web/open") == 0)
@@ -168,7 +168,7 @@ struct DegradationTests {
         try table.degrade("Shop", to: "Old/open")
         try table.redirect("Old", to: "Web")
         world.mediator.setRedirects(table)
-        let record = world.mediator.traceCall(target: "Shop", action: "buy")
+        let record = world.mediator.tracedCall(target: "Shop", action: "buy")
         #expect(record.succeeded)
         #expect(record.name == "Web/open")
         #expect(record.redirectedFrom == ["Shop/buy", "Old/open"])
@@ -181,7 +181,7 @@ struct DegradationTests {
         try table.degrade("Shop", to: "Web/open")
         world.mediator.setRedirects(table)
         world.mediator.addInterceptor(Probe("Move", InterceptionLog()) { _ in .redirect(target: "Shop", action: "buy") }, scope: .target("Profile"))
-        let record = world.mediator.traceCall(target: "Profile", action: "show")
+        let record = world.mediator.tracedCall(target: "Profile", action: "show")
         #expect(record.name == "Web/open")
         #expect(record.redirectedFrom == ["Profile/show", "Shop/buy"])
         #expect(world.ran("Profile/show") == 0)
@@ -190,7 +190,7 @@ struct DegradationTests {
     @Test("A typed key's call is degraded with its input as params")
     func typedKey() throws {
         let world = try degradedWorld()
-        let degraded = try world.mediator.call(ActionKey<EchoTitle, DegradedCall>(target: "Shop", action: "buy"), EchoTitle(title: "hi"))
+        let degraded = try world.mediator.callNow(ActionKey<EchoTitle, DegradedCall>(target: "Shop", action: "buy"), EchoTitle(title: "hi"))
         #expect(degraded.target == "Shop")
         #expect(degraded.action == "buy")
         #expect(degraded.params == EchoTitle(title: "hi"))
@@ -201,8 +201,8 @@ struct DegradationTests {
     func asyncFallback() async throws {
         let world = try degradedWorld(to: "Notes/slow")
         #expect(try await world.mediator.call(target: "Shop", action: "buy") as? String == "slow")
-        #expect(await world.mediator.perform(target: "Shop", action: "buy") as? String == "slow")
-        let record = await world.mediator.traceCall(target: "Shop", action: "buy")
+        #expect((try? await world.mediator.call(target: "Shop", action: "buy")) as? String == "slow")
+        let record = await world.mediator.tracedCall(target: "Shop", action: "buy")
         #expect(record.name == "Notes/slow")
         #expect(record.redirectedFrom == ["Shop/buy"])
         #expect(world.ran("Notes/slow") == 3)
@@ -213,7 +213,7 @@ struct DegradationTests {
         let world = try degradedWorld(to: "Notes/slow")
         let log = InterceptionLog()
         world.mediator.addObserver(Watcher("W", log))
-        let error = try #require(callError { try world.mediator.call(target: "Shop", action: "buy") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Shop", action: "buy") })
         #expect(error.code == .asyncAction)
         #expect(log.records.map { $0.error?.code } == [.asyncAction])
         #expect(world.ran("Notes/slow") == 0)
@@ -262,13 +262,13 @@ struct DegradationTests {
         #expect(route.redirectedFrom == ["Shop/buy"])
         #expect(world.totalRuns == 0)
         // The call goes where they said.
-        #expect(try fallbackParams(try world.mediator.call(target: "Shop", action: "buy"))["target"] as? String == "Shop")
+        #expect(try fallbackParams(try world.mediator.callNow(target: "Shop", action: "buy"))["target"] as? String == "Shop")
     }
 
     @Test("A degradation onto a local-only action is forbidden to a URL call and to validate(url:) alike, and reachable in-process")
     func dryRunsRefuseLocalOnlyFallback() throws {
         let world = try degradedWorld(to: "Profile/wipeAll")
-        let opened = #expect(throws: MediatorError.self) { try world.mediator.call(url: "app://Shop/buy") }
+        let opened = #expect(throws: MediatorError.self) { try world.mediator.callNow(url: "app://Shop/buy") }
         let validated = #expect(throws: MediatorError.self) { try world.mediator.validate(url: "app://Shop/buy") }
         #expect(opened?.code == .forbidden)
         #expect(validated?.code == opened?.code)
@@ -276,7 +276,7 @@ struct DegradationTests {
         #expect(validated?.action == opened?.action)
         #expect(!world.mediator.canOpen("app://Shop/buy"))
         try world.mediator.validate(target: "Shop", action: "buy", params: [:])
-        #expect(try world.mediator.call(target: "Shop", action: "buy") as? String == "wiped")
+        #expect(try world.mediator.callNow(target: "Shop", action: "buy") as? String == "wiped")
     }
 
     @Test("A degradation past the longest route: the call and validate both fail with tooManyRedirects, named alike")
@@ -287,7 +287,7 @@ struct DegradationTests {
         for hop in 0..<RedirectTable.maximumHops { try table.redirect("Hop\(hop)", to: "Hop\(hop + 1)") }
         try table.degrade("Hop\(RedirectTable.maximumHops)", to: "Web/open")
         world.mediator.setRedirects(table)
-        let called = #expect(throws: MediatorError.self) { try world.mediator.call(target: "Hop0", action: "go") }
+        let called = #expect(throws: MediatorError.self) { try world.mediator.callNow(target: "Hop0", action: "go") }
         let validated = #expect(throws: MediatorError.self) { try world.mediator.validate(target: "Hop0", action: "go", params: [:]) }
         let destination = #expect(throws: MediatorError.self) { try world.mediator.destination(target: "Hop0", action: "go") }
         #expect(called?.code == .tooManyRedirects)
@@ -304,7 +304,7 @@ struct DegradationTests {
     @Test("A valid target with an action name that is not valid degrades alike for the call and the dry runs")
     func invalidActionNameDegrades() throws {
         let world = try degradedWorld()
-        #expect(try fallbackParams(try world.mediator.call(target: "Notes", action: "bad name"))["action"] as? String == "bad name")
+        #expect(try fallbackParams(try world.mediator.callNow(target: "Notes", action: "bad name"))["action"] as? String == "bad name")
         #expect(world.mediator.canPerform(target: "Notes", action: "bad name"))
         try world.mediator.validate(target: "Notes", action: "bad name", params: [:])
         let route = try world.mediator.destination(target: "Notes", action: "bad name")

@@ -14,18 +14,18 @@ struct DispatchTests {
     @Test("perform returns the action's result")
     func performReturnsResult() {
         #expect(mediator.perform(target: "Counter", action: "double", params: ["n": 5]) as? Int == 10)
-        #expect(mediator.perform(target: "Counter", action: "double", params: ["n": 5], as: Int.self) == 10)
+        #expect((try? mediator.callNow(target: "Counter", action: "double", params: ["n": 5], as: Int.self)) == 10)
     }
 
     @Test("An action that returns nothing succeeds with nil on the throwing path")
     func nilResult() throws {
-        #expect(try mediator.call(target: "Counter", action: "nothing") == nil)
+        #expect(try mediator.callNow(target: "Counter", action: "nothing") == nil)
     }
 
     @Test("A throwing action's error surfaces as actionFailed with the target and action names")
     func throwingAction() {
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Target_Counter", action: "Action_fail", params: ["message": "boom"])
+            try mediator.callNow(target: "Target_Counter", action: "Action_fail", params: ["message": "boom"])
         }
         #expect(error?.code == .actionFailed)
         #expect(error?.target == "Counter")
@@ -39,7 +39,7 @@ struct DispatchTests {
     @Test("A parameter problem keeps its own code and gets the call's names")
     func parameterProblem() {
         let missing = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Counter", action: "double")
+            try mediator.callNow(target: "Counter", action: "double")
         }
         #expect(missing?.code == .invalidParameter)
         #expect(missing?.parameter == "n")
@@ -48,7 +48,7 @@ struct DispatchTests {
         #expect(missing?.description == "Counter/double: missing required parameter \"n\" (expected Int)")
 
         let wrong = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Counter", action: "double", params: ["n": "4x"])
+            try mediator.callNow(target: "Counter", action: "double", params: ["n": "4x"])
         }
         #expect(wrong?.code == .invalidParameter)
         #expect(wrong?.description == "Counter/double: invalid parameter \"n\": expected Int, got String \"4x\"")
@@ -58,7 +58,7 @@ struct DispatchTests {
     func unknownTarget() throws {
         try mediator.register(target: "Notes", actions: [Action("create") { _, _ in nil }])
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Note", action: "create")
+            try mediator.callNow(target: "Note", action: "create")
         }
         #expect(error?.code == .targetNotFound)
         #expect(error?.target == "Note")
@@ -70,7 +70,7 @@ struct DispatchTests {
     @Test("An unknown action lists the target's actions and suggests a near miss")
     func unknownAction() {
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Counter", action: "doubel")
+            try mediator.callNow(target: "Counter", action: "doubel")
         }
         #expect(error?.code == .actionNotFound)
         #expect(error?.target == "Counter")
@@ -83,7 +83,7 @@ struct DispatchTests {
     @Test("No suggestion when nothing is close")
     func noSuggestion() {
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Counter", action: "zzzzzz")
+            try mediator.callNow(target: "Counter", action: "zzzzzz")
         }
         #expect(error?.suggestion == nil)
     }
@@ -94,11 +94,11 @@ struct DispatchTests {
             target: "Outer",
             actions: [
                 Action("quadruple") { mediator, params in
-                    let doubled = try mediator.call(target: "Counter", action: "double", params: params, shouldCacheTarget: true, as: Int.self)
-                    return try mediator.call(target: "Counter", action: "double", params: ["n": doubled], shouldCacheTarget: true, as: Int.self)
+                    let doubled = try mediator.callNow(target: "Counter", action: "double", params: params, shouldCacheTarget: true, as: Int.self)
+                    return try mediator.callNow(target: "Counter", action: "double", params: ["n": doubled], shouldCacheTarget: true, as: Int.self)
                 }
             ])
-        #expect(try mediator.call(target: "Outer", action: "quadruple", params: ["n": 3]) as? Int == 12)
+        #expect(try mediator.callNow(target: "Outer", action: "quadruple", params: ["n": 3]) as? Int == 12)
     }
 
     @Test("A nested call's failure is wrapped: the outer action failed because of it")
@@ -106,9 +106,9 @@ struct DispatchTests {
         try mediator.register(
             target: "Outer",
             actions: [
-                Action("relay") { mediator, _ in try mediator.call(target: "Counter", action: "fail", params: ["message": "inner"]) }
+                Action("relay") { mediator, _ in try mediator.callNow(target: "Counter", action: "fail", params: ["message": "inner"]) }
             ])
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Outer", action: "relay") }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Outer", action: "relay") }
         #expect(error?.code == .actionFailed)
         #expect(error?.target == "Outer")
         #expect((error?.underlying as? MediatorError)?.target == "Counter")
@@ -126,7 +126,7 @@ struct DispatchTests {
             }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
 
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Flaky", action: "id", shouldCacheTarget: true)
+            try mediator.callNow(target: "Flaky", action: "id", shouldCacheTarget: true)
         }
         #expect(error?.code == .actionFailed)
         #expect(error?.target == "Flaky")
@@ -134,7 +134,7 @@ struct DispatchTests {
         #expect(error?.underlying as? FixtureError == FixtureError(message: "cold start"))
         #expect(error?.description == "Flaky/id: could not create the target: fixture error: cold start")
         #expect(!mediator.hasCachedInstance(ofTarget: "Flaky"))
-        #expect(try mediator.call(target: "Flaky", action: "id", shouldCacheTarget: true) != nil)
+        #expect(try mediator.callNow(target: "Flaky", action: "id", shouldCacheTarget: true) != nil)
         #expect(mediator.hasCachedInstance(ofTarget: "Flaky"))
     }
 
@@ -143,11 +143,11 @@ struct DispatchTests {
         try mediator.register(
             target: "Selfish",
             make: { mediator -> Box in
-                _ = try mediator.call(target: "Selfish", action: "id", shouldCacheTarget: true)
+                _ = try mediator.callNow(target: "Selfish", action: "id", shouldCacheTarget: true)
                 return Box()
             }, actions: [Action("id") { box, _ in ObjectIdentifier(box) }])
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Selfish", action: "id", shouldCacheTarget: true)
+            try mediator.callNow(target: "Selfish", action: "id", shouldCacheTarget: true)
         }
         // The cycle passes up through the factory unwrapped: it is the reason the call failed.
         #expect(error?.code == .cyclicTargetCreation)

@@ -144,7 +144,7 @@ struct EncodableResultTests {
 
     @Test("A provider's own struct decodes into the caller's struct of the same shape")
     func topLevelStruct() throws {
-        #expect(try mediator.call(target: "Provider", action: "note", as: CallerSide.Note.self) == CallerSide.note)
+        #expect(try mediator.callNow(target: "Provider", action: "note", as: CallerSide.Note.self) == CallerSide.note)
     }
 
     @Test("The async form decodes a provider's struct too, from a sync action and from an async one")
@@ -155,37 +155,37 @@ struct EncodableResultTests {
 
     @Test("Arrays of provider structs, at the top level and nested, decode into arrays of caller structs")
     func arrays() throws {
-        #expect(try mediator.call(target: "Provider", action: "notes", as: [CallerSide.Note].self) == [CallerSide.note, CallerSide.note])
-        #expect(try mediator.call(target: "Provider", action: "attachments", as: [CallerSide.Attachment].self) == CallerSide.note.attachments)
+        #expect(try mediator.callNow(target: "Provider", action: "notes", as: [CallerSide.Note].self) == [CallerSide.note, CallerSide.note])
+        #expect(try mediator.callNow(target: "Provider", action: "attachments", as: [CallerSide.Attachment].self) == CallerSide.note.attachments)
     }
 
     @Test("A provider's type that encodes as an array (a custom encode(to:), a Set) decodes into the caller's array")
     func unkeyedProviderTypes() throws {
         let points = [CallerSide.Point(x: 1, y: 2), CallerSide.Point(x: 3, y: 4)]
-        #expect(try mediator.call(target: "Provider", action: "route", as: [CallerSide.Point].self) == points)
-        let trip = try mediator.call(target: "Provider", action: "trip", as: CallerSide.Trip.self)
+        #expect(try mediator.callNow(target: "Provider", action: "route", as: [CallerSide.Point].self) == points)
+        let trip = try mediator.callNow(target: "Provider", action: "trip", as: CallerSide.Trip.self)
         #expect(trip == CallerSide.Trip(name: "t", route: [CallerSide.Point(x: 5, y: 6)]))
-        #expect(try mediator.call(target: "Provider", action: "ids", as: [Int].self).sorted() == [1, 2, 3])
+        #expect(try mediator.callNow(target: "Provider", action: "ids", as: [Int].self).sorted() == [1, 2, 3])
     }
 
     @Test("A provider's enums, with a raw value and with associated values, decode into the caller's enums and leaves")
     func enums() throws {
-        #expect(try mediator.call(target: "Provider", action: "status", as: CallerSide.Status.self) == .draft)
-        #expect(try mediator.call(target: "Provider", action: "status", as: String.self) == "draft")
-        #expect(try mediator.call(target: "Provider", action: "statuses", as: [String].self) == ["draft", "published"])
-        #expect(try mediator.call(target: "Provider", action: "figure", as: CallerSide.Figure.self) == .square(side: 2))
+        #expect(try mediator.callNow(target: "Provider", action: "status", as: CallerSide.Status.self) == .draft)
+        #expect(try mediator.callNow(target: "Provider", action: "status", as: String.self) == "draft")
+        #expect(try mediator.callNow(target: "Provider", action: "statuses", as: [String].self) == ["draft", "published"])
+        #expect(try mediator.callNow(target: "Provider", action: "figure", as: CallerSide.Figure.self) == .square(side: 2))
     }
 
     @Test("A shape that does not fit is a resultTypeMismatch naming the path that did not fit")
     func mismatchNamesPath() {
         let narrow = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Provider", action: "note", as: CallerSide.NarrowNote.self)
+            try mediator.callNow(target: "Provider", action: "note", as: CallerSide.NarrowNote.self)
         }
         #expect(narrow?.code == .resultTypeMismatch)
         #expect(narrow?.target == "Provider" && narrow?.action == "note")
         #expect(narrow?.reason.contains("(at \"attachments.[1].size\": expected Int8, got Int 300)") == true, "\(String(describing: narrow))")
         let missing = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Provider", action: "note", as: CallerSide.AuthoredNote.self)
+            try mediator.callNow(target: "Provider", action: "note", as: CallerSide.AuthoredNote.self)
         }
         #expect(missing?.code == .resultTypeMismatch)
         #expect(missing?.reason.contains("(at \"author\": missing key \"author\" (expected String))") == true, "\(String(describing: missing))")
@@ -203,7 +203,7 @@ struct EncodableResultTests {
     @Test("A provider's value that cannot be encoded (an infinity) is a resultTypeMismatch naming its path")
     func nonFinite() {
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Provider", action: "reading", as: [String: [Double]].self)
+            try mediator.callNow(target: "Provider", action: "reading", as: [String: [Double]].self)
         }
         #expect(error?.code == .resultTypeMismatch)
         #expect(error?.reason.contains("at \"values.[1]\": Reading could not be encoded: cannot encode inf") == true, "\(String(describing: error))")
@@ -211,7 +211,7 @@ struct EncodableResultTests {
 
     @Test("A result that already is the caller's type is returned as it is, not re-encoded")
     func fastPath() throws {
-        #expect(try mediator.call(target: "Provider", action: "ledger", as: Ledger.self) === Self.ledger)
-        #expect(try mediator.call(target: "Provider", action: "ledgerHolder", as: LedgerHolder.self).ledger === Self.ledger)
+        #expect(try mediator.callNow(target: "Provider", action: "ledger", as: Ledger.self) === Self.ledger)
+        #expect(try mediator.callNow(target: "Provider", action: "ledgerHolder", as: LedgerHolder.self).ledger === Self.ledger)
     }
 }

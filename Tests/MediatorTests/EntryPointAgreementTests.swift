@@ -431,50 +431,27 @@ private func flatKey(_ situation: Situation) -> ActionKey<[String: String], Stri
 private func boundedKey(_ situation: Situation) -> ActionKey<Bounded, String> { ActionKey(target: situation.target, action: situation.action) }
 
 private let doors: [Door] = [
-    .sync("call", .local) { m, s in seen { try m.call(target: s.target, action: s.action, params: s.params) } },
+    .sync("callNow", .local) { m, s in seen { try m.callNow(target: s.target, action: s.action, params: s.params) } },
     Door("call async", .local, waits: true) { w, s in await seenAwaiting { try await w.mediator.call(target: s.target, action: s.action, params: s.params) } },
-    .sync("call(as:)", .local) { m, s in seen { try m.call(target: s.target, action: s.action, params: s.params, as: String.self) } },
+    .sync("callNow(as:)", .local) { m, s in seen { try m.callNow(target: s.target, action: s.action, params: s.params, as: String.self) } },
     Door("call(as:) async", .local, waits: true) { w, s in
         await seenAwaiting { try await w.mediator.call(target: s.target, action: s.action, params: s.params, as: String.self) }
     },
     .sync("perform", .local, .nilOnFailure) { m, s in Seen(m.perform(target: s.target, action: s.action, params: s.params)) },
-    Door("perform async", .local, waits: true, .nilOnFailure) { w, s in Seen(await w.mediator.perform(target: s.target, action: s.action, params: s.params)) },
-    Door("perform(completion:)", .local, waits: true) { w, s in
-        let heard = ReadWriteLock<Seen>(.notCalled)
-        let done = Latch()
-        let task = w.mediator.perform(target: s.target, action: s.action, params: s.params) { result in
-            heard.withLock { $0 = Seen(result: result) }
-            done.open()
-        }
-        await done.wait()
-        await task.value
-        return heard.withLock { $0 }
-    },
-    .sync("traceCall", .local) { m, s in Seen(result: m.traceCall(target: s.target, action: s.action, params: s.params).result) },
-    Door("traceCall async", .local, waits: true) { w, s in Seen(result: await w.mediator.traceCall(target: s.target, action: s.action, params: s.params).result)
-    },
-    .sync("typed key", .local) { m, s in
-        seen { if let n = s.bounded { try m.call(boundedKey(s), Bounded(n: n)) } else { try m.call(flatKey(s), s.fields) } }
+    .sync("typed key, callNow", .local) { m, s in
+        seen { if let n = s.bounded { try m.callNow(boundedKey(s), Bounded(n: n)) } else { try m.callNow(flatKey(s), s.fields) } }
     },
     Door("typed key async", .local, waits: true) { w, s in
         await seenAwaiting {
             if let n = s.bounded { try await w.mediator.call(boundedKey(s), Bounded(n: n)) } else { try await w.mediator.call(flatKey(s), s.fields) }
         }
     },
-    .sync("handle.call", .handle) { m, s in seen { try m.handle(target: s.target, action: s.action).call(s.params) } },
+    .sync("handle.callNow", .handle) { m, s in seen { try m.handle(target: s.target, action: s.action).callNow(s.params) } },
     Door("handle.call async", .handle, waits: true) { w, s in
         await seenAwaiting { try await w.mediator.handle(target: s.target, action: s.action).call(s.params) }
     },
-    .sync("handle.perform", .handle, .nilOnFailure) { m, s in
-        guard let handle = try? m.handle(target: s.target, action: s.action) else { return .noValue }
-        return Seen(handle.perform(s.params))
-    },
-    Door("handle.perform async", .handle, waits: true, .nilOnFailure) { w, s in
-        guard let handle = try? w.mediator.handle(target: s.target, action: s.action) else { return .noValue }
-        return Seen(await handle.perform(s.params))
-    },
-    .sync("typed handle.call", .handle) { m, s in
-        seen { if let n = s.bounded { try m.handle(boundedKey(s)).call(Bounded(n: n)) } else { try m.handle(flatKey(s)).call(s.fields) } }
+    .sync("typed handle.callNow", .handle) { m, s in
+        seen { if let n = s.bounded { try m.handle(boundedKey(s)).callNow(Bounded(n: n)) } else { try m.handle(flatKey(s)).callNow(s.fields) } }
     },
     Door("typed handle.call async", .handle, waits: true) { w, s in
         await seenAwaiting {
@@ -486,9 +463,8 @@ private let doors: [Door] = [
         }
     },
     .sync("open", .url, .nilOnFailure) { m, s in Seen(m.open(s.link)) },
-    Door("open async", .url, waits: true, .nilOnFailure) { w, s in Seen(await w.mediator.open(s.link)) },
     .sync("open(_:params:)", .url, .nilOnFailure) { m, s in Seen(m.open(s.link, params: [:])) },
-    .sync("call(url:)", .url) { m, s in seen { try m.call(url: s.link) } },
+    .sync("callNow(url:)", .url) { m, s in seen { try m.callNow(url: s.link) } },
     Door("call(url:) async", .url, waits: true) { w, s in await seenAwaiting { try await w.mediator.call(url: s.link) } },
     Door("open(_:completion:)", .url, waits: true, .completion) { w, s in
         let heard = ReadWriteLock<[String: any Sendable]?>(nil)
@@ -507,10 +483,10 @@ private let doors: [Door] = [
         }
         return Seen(completion: heard.withLock { $0 } ?? [:])
     },
-    .sync("a route, call(url:)", .url) { m, s in
+    .sync("a route, callNow(url:)", .url) { m, s in
         seen {
             try m.route("/via/route", to: s.target, action: s.action, replacing: true)
-            return try m.call(url: s.routedLink)
+            return try m.callNow(url: s.routedLink)
         }
     },
     Door("a route, call(url:) async", .url, waits: true) { w, s in
@@ -570,13 +546,12 @@ private let againKey = ActionKey<[String: String], String>(target: "Target_R", a
 private let againURL = "app://Target_R/Action_again"
 
 private let reentries: [Reentry] = [
-    Reentry(name: "call", sync: { try $0.call(target: "Target_R", action: "Action_again") }),
-    Reentry(name: "call(as:)", sync: { try $0.call(target: "Target_R", action: "Action_again", as: String.self) }),
-    Reentry(name: "traceCall", sync: { try $0.traceCall(target: "Target_R", action: "Action_again").result.get() }),
-    Reentry(name: "handle.call", sync: { try $0.handle(target: "Target_R", action: "Action_again").call() }),
-    Reentry(name: "typed key", sync: { try $0.call(againKey, [:]) }),
-    Reentry(name: "typed handle.call", sync: { try $0.handle(againKey).call([:]) }),
-    Reentry(name: "call(url:)", sync: { try $0.call(url: againURL) }),
+    Reentry(name: "callNow", sync: { try $0.callNow(target: "Target_R", action: "Action_again") }),
+    Reentry(name: "callNow(as:)", sync: { try $0.callNow(target: "Target_R", action: "Action_again", as: String.self) }),
+    Reentry(name: "handle.callNow", sync: { try $0.handle(target: "Target_R", action: "Action_again").callNow() }),
+    Reentry(name: "typed key, callNow", sync: { try $0.callNow(againKey, [:]) }),
+    Reentry(name: "typed handle.callNow", sync: { try $0.handle(againKey).callNow([:]) }),
+    Reentry(name: "callNow(url:)", sync: { try $0.callNow(url: againURL) }),
     Reentry(
         name: "open(_:completion:)",
         sync: { mediator in
@@ -586,7 +561,6 @@ private let reentries: [Reentry] = [
             return nil
         }),
     Reentry(name: "call async", awaiting: { try await $0.call(target: "Target_R", action: "Action_again") }),
-    Reentry(name: "traceCall async", awaiting: { try await $0.traceCall(target: "Target_R", action: "Action_again").result.get() }),
     Reentry(name: "handle.call async", awaiting: { try await $0.handle(target: "Target_R", action: "Action_again").call() }),
     Reentry(name: "typed key async", awaiting: { try await $0.call(againKey, [:]) }),
     Reentry(name: "call(url:) async", awaiting: { try await $0.call(url: againURL) }),

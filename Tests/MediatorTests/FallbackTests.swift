@@ -24,7 +24,7 @@ struct FallbackTests {
     @Test("(a) A missing action goes to the target's notFound with the action name and the original params")
     func targetNotFoundAnswers() throws {
         mediator.setFallback { _, _, _ in "global" }
-        #expect(try mediator.call(target: "Lenient", action: "softly", params: ["x": 1]) as? String == "lenient answered softly with [\"x\"]")
+        #expect(try mediator.callNow(target: "Lenient", action: "softly", params: ["x": 1]) as? String == "lenient answered softly with [\"x\"]")
     }
 
     @Test("(b) When notFound does not answer, the global fallback gets the original strings and params")
@@ -34,7 +34,7 @@ struct FallbackTests {
             seen.withLock { $0.append("\(target)|\(action)|\(params.keys)") }
             return "global"
         }
-        #expect(try mediator.call(target: "Target_Lenient", action: "Action_hard", params: ["y": 2]) as? String == "global")
+        #expect(try mediator.callNow(target: "Target_Lenient", action: "Action_hard", params: ["y": 2]) as? String == "global")
         #expect(seen.withLock { $0 } == ["Target_Lenient|Action_hard|[\"y\"]"])
     }
 
@@ -48,14 +48,14 @@ struct FallbackTests {
     func nothingAnswers() {
         #expect(mediator.perform(target: "Lenient", action: "hard") == nil)
         #expect(mediator.perform(target: "Ghost", action: "boo") == nil)
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(target: "Lenient", action: "hard") })?.code == .actionNotFound)
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(target: "Ghost", action: "boo") })?.code == .targetNotFound)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(target: "Lenient", action: "hard") })?.code == .actionNotFound)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(target: "Ghost", action: "boo") })?.code == .targetNotFound)
     }
 
     @Test("A global fallback that returns nil does not answer")
     func fallbackReturningNil() {
         mediator.setFallback { _, _, _ in nil }
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(target: "Ghost", action: "boo") })?.code == .targetNotFound)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(target: "Ghost", action: "boo") })?.code == .targetNotFound)
     }
 
     @Test("A registered NoTargetAction/response serves as the fallback, with CTMediator's params")
@@ -72,8 +72,8 @@ struct FallbackTests {
                 }
             ])
         // CTMediator's strings: the class name and the selector string; actionString as asked.
-        #expect(try mediator.call(target: "Ghost", action: "Action_boo", params: ["id": 7]) as? String == "Target_Ghost Action_boo: Action_boo 7")
-        #expect(try mediator.call(target: "Target_Ghost", action: "boo", params: ["id": 8]) as? String == "Target_Ghost Action_boo: boo 8")
+        #expect(try mediator.callNow(target: "Ghost", action: "Action_boo", params: ["id": 7]) as? String == "Target_Ghost Action_boo: Action_boo 7")
+        #expect(try mediator.callNow(target: "Target_Ghost", action: "boo", params: ["id": 8]) as? String == "Target_Ghost Action_boo: boo 8")
     }
 
     @Test("An installed fallback closure takes precedence over a registered NoTargetAction")
@@ -87,13 +87,13 @@ struct FallbackTests {
 
     @Test("A throwing notFound or fallback surfaces as actionFailed with the names")
     func throwingHandlers() {
-        let fromNotFound = #expect(throws: MediatorError.self) { try mediator.call(target: "Lenient", action: "explode") }
+        let fromNotFound = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Lenient", action: "explode") }
         #expect(fromNotFound?.code == .actionFailed)
         #expect(fromNotFound?.target == "Lenient")
         #expect(fromNotFound?.action == "explode")
 
         mediator.setFallback { _, _, _ in throw FixtureError(message: "fallback exploded") }
-        let fromFallback = #expect(throws: MediatorError.self) { try mediator.call(target: "Ghost", action: "boo") }
+        let fromFallback = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Ghost", action: "boo") }
         #expect(fromFallback?.code == .actionFailed)
         #expect(fromFallback?.target == "Ghost")
         #expect(fromFallback?.underlying as? FixtureError == FixtureError(message: "fallback exploded"))
@@ -104,7 +104,7 @@ struct FallbackTests {
         mediator.setFallback { _, _, _ in
             throw MediatorError(.forbidden, reason: "this build has no such feature")
         }
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Ghost", action: "boo") }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Ghost", action: "boo") }
         #expect(error?.code == .forbidden)
         #expect(error?.target == "Ghost" && error?.action == "boo")
         #expect(error?.description == "Ghost/boo: this build has no such feature")

@@ -17,7 +17,7 @@ struct RecursionTests {
             actions: [
                 Action("again") { mediator, _ in
                     runs.increment()
-                    return try mediator.call(target: "Loop", action: "again")
+                    return try mediator.callNow(target: "Loop", action: "again")
                 },
                 Action("count") { mediator, _ in
                     // nil-returning form: the refused call reads as nil, so this counts the depth reached.
@@ -25,7 +25,7 @@ struct RecursionTests {
                 },
                 Action("down") { mediator, params in
                     let n = try params.value("n", as: Int.self)
-                    return n == 0 ? 0 : try mediator.call(target: "Loop", action: "down", params: ["n": n - 1], as: Int.self) + 1
+                    return n == 0 ? 0 : try mediator.callNow(target: "Loop", action: "down", params: ["n": n - 1], as: Int.self) + 1
                 },
             ])
     }
@@ -35,13 +35,13 @@ struct RecursionTests {
         let mediator = Mediator()
         let runs = Counter()
         try registerLoop(in: mediator, runs: runs)
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Loop", action: "again") }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Loop", action: "again") }
         #expect(error?.code == .callDepthExceeded)
         #expect(error?.target == "Loop" && error?.action == "again")
         #expect(error?.description.contains("32 mediator calls are already nested") == true)
         #expect(runs.value == 32)
         // The thread's count is back to zero: an ordinary call works afterwards.
-        #expect(try mediator.call(target: "Loop", action: "down", params: ["n": 3], as: Int.self) == 3)
+        #expect(try mediator.callNow(target: "Loop", action: "down", params: ["n": 3], as: Int.self) == 3)
     }
 
     @Test("The default limit is 32 and calls nest exactly that deep")
@@ -51,8 +51,8 @@ struct RecursionTests {
         #expect(mediator.maximumCallDepth == 32)
         #expect(Mediator.defaultMaximumCallDepth == 32)
         #expect(mediator.perform(target: "Loop", action: "count") as? Int == 32)
-        #expect(try mediator.call(target: "Loop", action: "down", params: ["n": 31], as: Int.self) == 31)
-        #expect(throws: MediatorError.self) { try mediator.call(target: "Loop", action: "down", params: ["n": 32]) }
+        #expect(try mediator.callNow(target: "Loop", action: "down", params: ["n": 31], as: Int.self) == 31)
+        #expect(throws: MediatorError.self) { try mediator.callNow(target: "Loop", action: "down", params: ["n": 32]) }
     }
 
     @Test("A configured maximumCallDepth is honoured (and at least 1)")
@@ -66,18 +66,18 @@ struct RecursionTests {
     @Test("Mutual recursion between two targets, by URL and through handles, stops the same way")
     func otherPaths() throws {
         let mediator = Mediator()
-        try mediator.register(target: "Ping", actions: [Action("go") { mediator, _ in try mediator.call(target: "Pong", action: "go") }])
-        try mediator.register(target: "Pong", actions: [Action("go") { mediator, _ in try mediator.call(target: "Ping", action: "go") }])
-        try mediator.register(target: "Remote", actions: [Action("go") { mediator, _ in try mediator.call(url: "app://Remote/go") }])
+        try mediator.register(target: "Ping", actions: [Action("go") { mediator, _ in try mediator.callNow(target: "Pong", action: "go") }])
+        try mediator.register(target: "Pong", actions: [Action("go") { mediator, _ in try mediator.callNow(target: "Ping", action: "go") }])
+        try mediator.register(target: "Remote", actions: [Action("go") { mediator, _ in try mediator.callNow(url: "app://Remote/go") }])
         try mediator.register(
             target: "Handle",
             actions: [
-                Action("go") { mediator, _ in try mediator.handle(target: "Handle", action: "go").call() }
+                Action("go") { mediator, _ in try mediator.handle(target: "Handle", action: "go").callNow() }
             ])
         for (target, call) in [
-            ("Ping", { _ = try mediator.call(target: "Ping", action: "go") }),
-            ("Remote", { _ = try mediator.call(url: "app://Remote/go") }),
-            ("Handle", { _ = try mediator.handle(target: "Handle", action: "go").call() }),
+            ("Ping", { _ = try mediator.callNow(target: "Ping", action: "go") }),
+            ("Remote", { _ = try mediator.callNow(url: "app://Remote/go") }),
+            ("Handle", { _ = try mediator.handle(target: "Handle", action: "go").callNow() }),
         ] as [(String, () throws -> Void)] {
             let error = #expect(throws: MediatorError.self, "\(target)") { try call() }
             #expect(error?.code == .callDepthExceeded, "\(target)")
@@ -92,7 +92,7 @@ struct RecursionTests {
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             // `down` (typed nested call with params) uses more stack per level than `again`.
-            do { _ = try mediator.call(target: "Loop", action: "down", params: ["n": 1_000_000]) } catch {
+            do { _ = try mediator.callNow(target: "Loop", action: "down", params: ["n": 1_000_000]) } catch {
                 code.withLock { $0 = (error as? MediatorError)?.code }
             }
             done.signal()
@@ -133,7 +133,7 @@ struct ThrowingTests {
             }
             let needsFactory = cachedID == nil
             do {
-                let id = try mediator.call(target: "Flaky", action: "id", shouldCacheTarget: cache, as: ObjectIdentifier.self)
+                let id = try mediator.callNow(target: "Flaky", action: "id", shouldCacheTarget: cache, as: ObjectIdentifier.self)
                 #expect(!(fail && needsFactory), "a refusing factory produced an instance")
                 if needsFactory { expectedMade += 1 }
                 if let cachedID { #expect(id == cachedID) }
@@ -171,7 +171,7 @@ struct ThrowingTests {
         let results = ReadWriteLock<[Result<ObjectIdentifier, MediatorError>]>([])
         onThreads(8) { _ in
             let result = Result { () throws(MediatorError) in
-                try mediator.call(target: "Slow", action: "id", shouldCacheTarget: true, as: ObjectIdentifier.self)
+                try mediator.callNow(target: "Slow", action: "id", shouldCacheTarget: true, as: ObjectIdentifier.self)
             }
             results.withLock { $0.append(result) }
         }
@@ -180,7 +180,7 @@ struct ThrowingTests {
         let errors = all.compactMap { if case .failure(let error) = $0 { error } else { nil } }
         #expect(errors.count == 1 && errors.first?.code == .actionFailed && errors.first?.target == "Slow")
         #expect(ids.count == 1 && made.value == 1)
-        #expect(try mediator.call(target: "Slow", action: "id", as: ObjectIdentifier.self) == ids.first)
+        #expect(try mediator.callNow(target: "Slow", action: "id", as: ObjectIdentifier.self) == ids.first)
     }
 
     @Test("An action that throws on its first call: the caller gets it with names attached, the next call succeeds")
@@ -195,10 +195,10 @@ struct ThrowingTests {
                     return "ok"
                 }
             ])
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Target_Once", action: "Action_run", shouldCacheTarget: true) }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Target_Once", action: "Action_run", shouldCacheTarget: true) }
         #expect(error?.code == .actionFailed && error?.target == "Once" && error?.action == "run")
         #expect(error?.description == "Once/run: the action failed: fixture error: first")
         #expect(mediator.hasCachedInstance(ofTarget: "Once"), "the instance was made; only the action failed")
-        #expect(try mediator.call(target: "Once", action: "run", shouldCacheTarget: true) as? String == "ok")
+        #expect(try mediator.callNow(target: "Once", action: "run", shouldCacheTarget: true) as? String == "ok")
     }
 }

@@ -77,7 +77,7 @@ struct InterceptionAsyncTests {
     @Test("A synchronous call of an async action throws asyncAction and reports it once")
     func syncCall() throws {
         let (world, log) = try asyncWorld()
-        let error = try #require(callError { try world.mediator.call(target: "Async", action: "run", params: ["n": 1]) })
+        let error = try #require(callError { try world.mediator.callNow(target: "Async", action: "run", params: ["n": 1]) })
         #expect(error.code == .asyncAction)
         #expect(log.records.count == 2)
         #expect(log.records.last?.error?.description == error.description)
@@ -88,10 +88,10 @@ struct InterceptionAsyncTests {
         let (world, log) = try asyncWorld()
         let mediator = world.mediator
         _ = mediator.open("app://Async/run?n=1")
-        _ = callError { try mediator.call(url: "app://Async/run?n=1") }
-        _ = callError { try mediator.handle(target: "Async", action: "run").call(["n": 1]) }
-        _ = callError { () throws(MediatorError) in try mediator.call(ActionKey<Doubled, Int>(target: "Async", action: "run"), Doubled(n: 1)) }
-        let record = mediator.traceCall(target: "Async", action: "run", params: ["n": 1])
+        _ = callError { try mediator.callNow(url: "app://Async/run?n=1") }
+        _ = callError { try mediator.handle(target: "Async", action: "run").callNow(["n": 1]) }
+        _ = callError { () throws(MediatorError) in try mediator.callNow(ActionKey<Doubled, Int>(target: "Async", action: "run"), Doubled(n: 1)) }
+        let record = mediator.tracedCall(target: "Async", action: "run", params: ["n": 1])
         #expect(record.error?.code == .asyncAction)
         #expect(log.events.filter { $0.hasPrefix("W") }.count == 5)
         #expect(log.records.allSatisfy { $0.error?.code == .asyncAction })
@@ -101,7 +101,7 @@ struct InterceptionAsyncTests {
     @Test("An async traced call awaits the action and returns its record")
     func tracedAsync() async throws {
         let (world, _) = try asyncWorld()
-        let record = await world.mediator.traceCall(target: "Async", action: "run", params: ["n": 3])
+        let record = await world.mediator.tracedCall(target: "Async", action: "run", params: ["n": 3])
         #expect(try record.result.get() as? Int == 6)
         #expect(record.name == "Async/run")
     }
@@ -110,7 +110,7 @@ struct InterceptionAsyncTests {
     func tracedPlain() async throws {
         let mediator = Mediator()
         try mediator.register(target: "Echo", actions: [Action("echo") { _, params async in params.values }])
-        let record = await mediator.traceCall(target: "Echo", action: "echo", params: ["a": 1])
+        let record = await mediator.tracedCall(target: "Echo", action: "echo", params: ["a": 1])
         #expect(record.succeeded)
         #expect(syncTrace(mediator, target: "Echo", action: "echo").error?.code == .asyncAction)
     }
@@ -119,7 +119,7 @@ struct InterceptionAsyncTests {
     func answeredSync() throws {
         let (world, log) = try asyncWorld()
         world.mediator.addInterceptor(Probe("Stub", log) { _ in .answer(99) }, priority: 1)
-        #expect(try world.mediator.call(target: "Async", action: "run") as? Int == 99)
+        #expect(try world.mediator.callNow(target: "Async", action: "run") as? Int == 99)
         #expect(!log.events.contains("action ran"))
     }
 
@@ -142,9 +142,9 @@ struct InterceptionAsyncTests {
     }
 }
 
-/// A synchronous traced call, from an async test (where `traceCall` means the async form).
-func syncTrace(_ mediator: Mediator, target: String, action: String) -> CallRecord {
-    mediator.traceCall(target: target, action: action)
+/// A synchronous traced call, from an async test (where `tracedCall` means the async form).
+func syncTrace(_ mediator: Mediator, target: String, action: String) -> TracedCall {
+    mediator.tracedCall(target: target, action: action)
 }
 
 /// The input of `Async/run` through a key.

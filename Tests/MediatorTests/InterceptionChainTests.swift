@@ -16,7 +16,7 @@ struct InterceptionChainTests {
         world.mediator.addInterceptor(Probe("C", log))
         world.mediator.addInterceptor(Probe("D", log), priority: 10)
         world.mediator.addInterceptor(Probe("E", log), priority: -5)
-        _ = try world.mediator.call(target: "Notes", action: "echo")
+        _ = try world.mediator.callNow(target: "Notes", action: "echo")
         #expect(log.events.filter { $0.contains("intercept") }.map { $0.prefix(1) } == ["B", "D", "A", "C", "E"])
     }
 
@@ -28,7 +28,7 @@ struct InterceptionChainTests {
         world.mediator.addInterceptor(Probe("A", log))
         world.mediator.addInterceptor(Probe("B", log), priority: 1)
         world.mediator.addObserver(Watcher("X", log))
-        _ = try world.mediator.call(target: "Notes", action: "echo")
+        _ = try world.mediator.callNow(target: "Notes", action: "echo")
         #expect(
             log.events == [
                 "B intercept Notes/echo", "A intercept Notes/echo", "A finish Notes/echo", "B finish Notes/echo", "Y observe Notes/echo",
@@ -51,8 +51,8 @@ struct InterceptionChainTests {
         let log = InterceptionLog()
         world.mediator.addInterceptor(Probe("Scoped", log), scope: .target("Notes"))
         world.mediator.addInterceptor(Quiet(log: log))
-        _ = try world.mediator.call(target: "Notes", action: "echo")
-        _ = try world.mediator.call(target: "Web", action: "open")
+        _ = try world.mediator.callNow(target: "Notes", action: "echo")
+        _ = try world.mediator.callNow(target: "Web", action: "open")
         #expect(
             log.events == [
                 "Scoped intercept Notes/echo", "Quiet intercept Notes/echo", "Scoped finish Notes/echo", "Quiet intercept Web/open",
@@ -71,7 +71,7 @@ struct InterceptionChainTests {
                 return .proceed
             })
         world.mediator.addInterceptor(Probe("Later", log))
-        let echoed = try world.mediator.call(target: "Notes", action: "echo", params: ["drop": 1, "keep": 2]) as? [String: any Sendable]
+        let echoed = try world.mediator.callNow(target: "Notes", action: "echo", params: ["drop": 1, "keep": 2]) as? [String: any Sendable]
         #expect(echoed?["token"] as? String == "t-1")
         #expect(echoed?["keep"] as? Int == 2)
         #expect(echoed?["drop"] == nil)
@@ -86,7 +86,7 @@ struct InterceptionChainTests {
                 request.params["count"] = [1, 2]
                 return .proceed
             })
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "create", params: ["title": "hi"]) })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "create", params: ["title": "hi"]) })
         #expect(error.code == .invalidParameter)
         #expect(error.parameter == "count")
         #expect(world.ran("Notes/create") == 0)
@@ -100,14 +100,14 @@ struct InterceptionChainTests {
                 request.params["title"] = "from the interceptor"
                 return .proceed
             })
-        #expect(try world.mediator.call(target: "Notes", action: "create") as? String == "from the interceptor")
+        #expect(try world.mediator.callNow(target: "Notes", action: "create") as? String == "from the interceptor")
     }
 
     @Test("An interceptor that throws rejects the call: code rejected, naming the interceptor, with its error underneath")
     func rejection() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("Gate", InterceptionLog()) { _ in throw FixtureError(message: "no entry") })
-        let error = try #require(callError { try world.mediator.call(target: "Target_Notes", action: "Action_echo:") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Target_Notes", action: "Action_echo:") })
         #expect(error.code == .rejected)
         #expect(error.target == "Notes")
         #expect(error.action == "echo")
@@ -120,7 +120,7 @@ struct InterceptionChainTests {
     func defaultName() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(PlainGate())
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "echo") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.description == #"Notes/echo: rejected by interceptor "PlainGate": fixture error: closed"#)
     }
 
@@ -132,9 +132,9 @@ struct InterceptionChainTests {
                 if request.params["let"] == nil { throw FixtureError(message: "no") }
                 return .proceed
             })
-        #expect(callError { try world.mediator.call(target: "Notes", action: "echo") }?.code == .rejected)
-        #expect(callError { try world.mediator.call(target: "Notes", action: "echo") }?.code == .rejected)
-        #expect(try world.mediator.call(target: "Notes", action: "echo", params: ["let": true]) != nil)
+        #expect(callError { try world.mediator.callNow(target: "Notes", action: "echo") }?.code == .rejected)
+        #expect(callError { try world.mediator.callNow(target: "Notes", action: "echo") }?.code == .rejected)
+        #expect(try world.mediator.callNow(target: "Notes", action: "echo", params: ["let": true]) != nil)
         #expect(world.ran("Notes/echo") == 1)
     }
 
@@ -156,7 +156,7 @@ struct InterceptionChainTests {
         let log = InterceptionLog()
         world.mediator.addInterceptor(Probe("Cache", log) { _ in .answer("cached") })
         world.mediator.addInterceptor(Probe("Later", log))
-        #expect(try world.mediator.call(target: "Notes", action: "echo") as? String == "cached")
+        #expect(try world.mediator.callNow(target: "Notes", action: "echo") as? String == "cached")
         #expect(world.totalRuns == 0)
         #expect(log.events == ["Cache intercept Notes/echo", "Cache finish Notes/echo"])
         #expect(try log.records.first?.result.get() as? String == "cached")
@@ -166,7 +166,7 @@ struct InterceptionChainTests {
     func answerNothing() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("Mute", InterceptionLog()) { _ in .answer(nil) })
-        #expect(try world.mediator.call(target: "Notes", action: "fail") == nil)
+        #expect(try world.mediator.callNow(target: "Notes", action: "fail") == nil)
         #expect(world.ran("Notes/fail") == 0)
     }
 
@@ -174,7 +174,7 @@ struct InterceptionChainTests {
     func answerMissing() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("Stub", InterceptionLog()) { _ in .answer(7) })
-        #expect(try world.mediator.call(target: "Payments", action: "pay") as? Int == 7)
+        #expect(try world.mediator.callNow(target: "Payments", action: "pay") as? Int == 7)
     }
 
     @Test("An interceptor's redirect reaches the other action, and the record tells where the call ended")
@@ -183,7 +183,7 @@ struct InterceptionChainTests {
         let log = InterceptionLog()
         world.mediator.addInterceptor(Probe("Move", log) { _ in .redirect(target: "Target_Web", action: "Action_open") }, scope: .target("Notes"))
         world.mediator.addObserver(Watcher("W", log))
-        let result = try world.mediator.call(target: "Notes", action: "echo", params: ["id": 3]) as? [String: any Sendable]
+        let result = try world.mediator.callNow(target: "Notes", action: "echo", params: ["id": 3]) as? [String: any Sendable]
         #expect(result?["id"] as? Int == 3)
         #expect(world.ran("Web/open") == 1)
         #expect(world.ran("Notes/echo") == 0)
@@ -198,7 +198,7 @@ struct InterceptionChainTests {
     func redirectError() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("Move", InterceptionLog()) { _ in .redirect(target: "Notes", action: "fail") }, scope: .action("echo", of: "Notes"))
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "echo") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.code == .actionFailed)
         #expect(error.target == "Notes")
         #expect(error.action == "fail")
@@ -216,7 +216,7 @@ struct InterceptionChainTests {
                 return .proceed
             })
         world.mediator.addObserver(Watcher("W", log))
-        _ = try world.mediator.call(target: "Target_Notes", action: "create", params: ["title": "x"])
+        _ = try world.mediator.callNow(target: "Target_Notes", action: "create", params: ["title": "x"])
         let records = log.records
         #expect(records.count == 2)
         let record = try #require(records.last)
@@ -236,7 +236,7 @@ struct InterceptionChainTests {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         world.mediator.addObserver(Watcher("W", log))
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "fail") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "fail") })
         let record = try #require(log.records.first)
         #expect(!record.succeeded)
         #expect(record.error?.description == error.description)
@@ -249,7 +249,7 @@ struct InterceptionChainTests {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         world.mediator.addObserver(Watcher("W", log))
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "missing") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "missing") })
         #expect(error.code == .actionNotFound)
         #expect(log.records.first?.error?.description == error.description)
     }
@@ -436,7 +436,7 @@ struct InterceptionRequestTests {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         world.mediator.addInterceptor(Probe("P", log))
-        #expect(callError { try world.mediator.call(target: "No such", action: "x") }?.code == .targetNotFound)
+        #expect(callError { try world.mediator.callNow(target: "No such", action: "x") }?.code == .targetNotFound)
         #expect(log.requests.first?.target == "No such")
     }
 }

@@ -60,9 +60,8 @@ struct EntryPoint: Sendable, CustomStringConvertible {
     static let all: [EntryPoint] = [
         EntryPoint.sync("perform") { mediator, title in .success(mediator.perform(target: "Notes", action: "echo", params: ["title": title])) },
         EntryPoint.sync("call") { mediator, title in
-            result { () throws(MediatorError) in try mediator.call(target: "Notes", action: "echo", params: ["title": title]) }
+            result { () throws(MediatorError) in try mediator.callNow(target: "Notes", action: "echo", params: ["title": title]) }
         },
-        EntryPoint("await perform") { mediator, title in .success(await mediator.perform(target: "Notes", action: "echo", params: ["title": title])) },
         EntryPoint("await call") { mediator, title in
             await asyncResult { () async throws(MediatorError) in try await mediator.call(target: "Notes", action: "echo", params: ["title": title]) }
         },
@@ -73,9 +72,8 @@ struct EntryPoint: Sendable, CustomStringConvertible {
         },
         EntryPoint.sync("open(url)", remote: true) { mediator, title in .success(mediator.open("app://Notes/echo?title=\(title)")) },
         EntryPoint.sync("call(url:)", remote: true) { mediator, title in
-            result { () throws(MediatorError) in try mediator.call(url: "app://Notes/echo?title=\(title)") }
+            result { () throws(MediatorError) in try mediator.callNow(url: "app://Notes/echo?title=\(title)") }
         },
-        EntryPoint("await open(url)", remote: true) { mediator, title in .success(await mediator.open("app://Notes/echo?title=\(title)")) },
         EntryPoint("await call(url:)", remote: true) { mediator, title in
             await asyncResult { () async throws(MediatorError) in try await mediator.call(url: "app://Notes/echo?title=\(title)") }
         },
@@ -91,22 +89,17 @@ struct EntryPoint: Sendable, CustomStringConvertible {
             }
         },
         EntryPoint.sync("handle") { mediator, title in
-            result { () throws(MediatorError) in try mediator.handle(target: "Notes", action: "echo").call(["title": title]) }
+            result { () throws(MediatorError) in try mediator.handle(target: "Notes", action: "echo").callNow(["title": title]) }
         },
         EntryPoint("await handle") { mediator, title in
             await asyncResult { () async throws(MediatorError) in try await mediator.handle(target: "Notes", action: "echo").call(["title": title]) }
         },
-        EntryPoint.sync("handle perform") { mediator, title in
-            .success((try? mediator.handle(target: "Notes", action: "echo"))?.perform(["title": title]))
-        },
         EntryPoint.sync("typed key") { mediator, title in
-            result { () throws(MediatorError) in try mediator.call(.notesEcho, EchoTitle(title: title)).token }
+            result { () throws(MediatorError) in try mediator.callNow(.notesEcho, EchoTitle(title: title)).token }
         },
         EntryPoint("await typed key") { mediator, title in
             await asyncResult { () async throws(MediatorError) in try await mediator.call(.notesEcho, EchoTitle(title: title)).token }
         },
-        EntryPoint.sync("traceCall") { mediator, title in mediator.traceCall(target: "Notes", action: "echo", params: ["title": title]).result },
-        EntryPoint("await traceCall") { mediator, title in await mediator.traceCall(target: "Notes", action: "echo", params: ["title": title]).result },
     ]
 }
 
@@ -175,10 +168,10 @@ struct InterceptionEntryPointTests {
                 request.params["token"] = "late"
                 return .proceed
             })
-        #expect(token(try handle.call()) == "late")
+        #expect(token(try handle.callNow()) == "late")
         #expect(log.requests.map(\.name) == ["Notes/echo"])
         world.mediator.removeInterception(id)
-        #expect(token(try handle.call()) == nil)
+        #expect(token(try handle.callNow()) == nil)
     }
 
     @Test("An async call through a handle made before the interceptor was added goes through it")
@@ -203,7 +196,7 @@ struct InterceptionEntryPointTests {
                 request.params["title"] = (request.params["title"] as? String ?? "").uppercased()
                 return .proceed
             })
-        #expect(try world.mediator.call(.keyedEcho, EchoTitle(title: "hi")) == EchoedTitle(title: "HI", token: "none"))
+        #expect(try world.mediator.callNow(.keyedEcho, EchoTitle(title: "hi")) == EchoedTitle(title: "HI", token: "none"))
         #expect(log.requests.first?.params["title"] as? String == "hi")
     }
 
@@ -223,10 +216,10 @@ struct InterceptionEntryPointTests {
     func nested() throws {
         let world = try InterceptionWorld()
         try world.mediator.register(
-            target: "Outer", actions: [Action("relay") { mediator, _ in try mediator.call(target: "Notes", action: "echo") }])
+            target: "Outer", actions: [Action("relay") { mediator, _ in try mediator.callNow(target: "Notes", action: "echo") }])
         let log = InterceptionLog()
         world.mediator.addInterceptor(Probe("P", log))
-        _ = try world.mediator.call(target: "Outer", action: "relay")
+        _ = try world.mediator.callNow(target: "Outer", action: "relay")
         #expect(log.requests.map { "\($0.name) \($0.depth)" } == ["Outer/relay 1", "Notes/echo 2"])
         // The inner call finishes first.
         #expect(log.events == ["P intercept Outer/relay", "P intercept Notes/echo", "P finish Notes/echo", "P finish Outer/relay"])
@@ -256,11 +249,11 @@ struct InterceptionEntryPointTests {
         let mediator = world.mediator
         world.mediator.addInterceptor(
             Probe("Audit", log) { request in
-                request.params["audit"] = try mediator.call(target: "Profile", action: "show")
+                request.params["audit"] = try mediator.callNow(target: "Profile", action: "show")
                 return .proceed
             }, scope: .target("Notes"))
         world.mediator.addInterceptor(Probe("All", log))
-        let echoed = try world.mediator.call(target: "Notes", action: "echo") as? [String: any Sendable]
+        let echoed = try world.mediator.callNow(target: "Notes", action: "echo") as? [String: any Sendable]
         #expect(echoed?["audit"] as? String == "profile")
         #expect(
             log.requests.map { "\($0.name) \($0.depth)" } == ["Notes/echo 1", "Profile/show 2", "Notes/echo 1"],
@@ -275,16 +268,16 @@ struct InterceptionEntryPointTests {
         let loop = world.mediator.addInterceptor(
             Probe("Loop", InterceptionLog()) { _ in
                 runs.increment()
-                _ = try mediator.call(target: "Notes", action: "echo")
+                _ = try mediator.callNow(target: "Notes", action: "echo")
                 return .proceed
             })
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "echo") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.code == .callDepthExceeded)
         #expect(runs.value == 8)
         #expect(world.ran("Notes/echo") == 0)
         // The mediator is still usable.
         world.mediator.removeInterception(loop)
-        #expect(try world.mediator.call(target: "Notes", action: "echo") != nil)
+        #expect(try world.mediator.callNow(target: "Notes", action: "echo") != nil)
     }
 
     @Test("An interceptor that calls the mediator without end and ignores the failure: every level answers")
@@ -310,7 +303,7 @@ struct InterceptionEntryPointTests {
         let mediator = world.mediator
         world.mediator.addInterceptor(
             Probe("Loop", InterceptionLog()) { _ in
-                _ = try mediator.call(target: "Notes", action: "slow")
+                _ = try mediator.callNow(target: "Notes", action: "slow")
                 return .proceed
             })
         let error = await asyncCallError { () async throws(MediatorError) in try await world.mediator.call(target: "Notes", action: "slow") }
@@ -356,7 +349,7 @@ struct UndispatchedURLObserverTests {
                 Action("go") { mediator, params in
                     let url = try params.value("url", as: String.self)
                     do throws(MediatorError) {
-                        _ = try mediator.call(url: url)
+                        _ = try mediator.callNow(url: url)
                         seen.withLock { $0.append(nil) }
                     } catch {
                         seen.withLock { $0.append(error) }
@@ -364,7 +357,7 @@ struct UndispatchedURLObserverTests {
                     return nil
                 }
             ])
-        for url in ["app://Deep/nativeX", "app://"] { _ = try mediator.call(target: "Deep", action: "go", params: ["url": url]) }
+        for url in ["app://Deep/nativeX", "app://"] { _ = try mediator.callNow(target: "Deep", action: "go", params: ["url": url]) }
         let errors = seen.withReadLock { $0 }
         #expect(errors.map { $0?.code } == [.callDepthExceeded, .callDepthExceeded])
         #expect(errors.first??.target == "Deep")

@@ -46,7 +46,7 @@ struct InterceptionReviewTests2 {
             Probe("A", log) { request in request.target == "Notes" ? .redirect(target: "Web", action: "open") : .proceed })
         world.mediator.addInterceptor(Probe("B", log))
         world.mediator.addObserver(Watcher("W", log))
-        _ = try world.mediator.call(target: "Notes", action: "echo", params: ["a": 1])
+        _ = try world.mediator.callNow(target: "Notes", action: "echo", params: ["a": 1])
         #expect(
             log.events == [
                 "A intercept Notes/echo", "A intercept Web/open", "B intercept Web/open", "B finish Web/open", "A finish Web/open", "W observe Web/open",
@@ -66,7 +66,7 @@ struct InterceptionReviewTests2 {
             Probe("A", log) { request in request.target == "Notes" ? .redirect(target: "Web", action: "open") : .proceed })
         world.mediator.addInterceptor(Probe("B", log))
         world.mediator.addObserver(Watcher("W", log))
-        _ = try world.mediator.call(target: "Legacy", action: "go")
+        _ = try world.mediator.callNow(target: "Legacy", action: "go")
         #expect(
             log.events == [
                 "A intercept Notes/echo", "A intercept Web/open", "B intercept Web/open", "B finish Web/open", "A finish Web/open", "W observe Web/open",
@@ -84,7 +84,7 @@ struct InterceptionReviewTests2 {
             } else {
                 world.mediator.addInterceptor(Pass("A", log) { request in request.target == "Notes" ? .redirect(target: "Gone", action: "x") : .proceed })
             }
-            let error = callError { try world.mediator.call(target: "Notes", action: "echo") }
+            let error = callError { try world.mediator.callNow(target: "Notes", action: "echo") }
             #expect(error?.code == .targetNotFound)
             #expect(error?.redirectedFrom == ["Notes/echo"], "observing: \(observing)")
             #expect(error?.target == "Gone")
@@ -106,7 +106,7 @@ struct InterceptionReviewTests2 {
                 world.mediator.addObserver(Watcher("W", log))
             default: world.mediator.addInterceptor(Probe("T", log) { _ in throw FixtureError(message: "no") })
             }
-            let error = callError { try world.mediator.call(target: "Target_Notes", action: "Action_echo:") }
+            let error = callError { try world.mediator.callNow(target: "Target_Notes", action: "Action_echo:") }
             shapes.append(shape(error))
             if setup == 1 { #expect(log.records.count == 1 && log.records.first?.error?.code == .rejected) }
             if setup == 2 { #expect(log.events == ["T intercept Notes/echo", "T finish Notes/echo"]) }
@@ -125,7 +125,7 @@ struct InterceptionReviewTests2 {
             world.mediator.setRedirects(table)
             world.mediator.addInterceptor(Pass("P", log))
             if observing { world.mediator.addObserver(Watcher("W", log)) }
-            let value = try world.mediator.call(target: "Notes", action: "fail")
+            let value = try world.mediator.callNow(target: "Notes", action: "fail")
             #expect(value != nil)
             #expect(world.ran("Notes/fail") == 1)
             #expect(world.ran("Web/open") == 1)
@@ -135,7 +135,7 @@ struct InterceptionReviewTests2 {
                 #expect(log.records.first?.redirectedFrom == ["Notes/fail"])
             }
             // A missing action also degrades.
-            #expect(try world.mediator.call(target: "Notes", action: "nope") != nil)
+            #expect(try world.mediator.callNow(target: "Notes", action: "nope") != nil)
         }
     }
 
@@ -151,7 +151,7 @@ struct InterceptionReviewTests2 {
                 world.mediator.addObserver(Watcher("W", log))
             default: world.mediator.addInterceptor(Probe("P", log))
             }
-            let syncError = callError { () throws(MediatorError) in try world.mediator.call(target: "Notes", action: "slow") }
+            let syncError = callError { () throws(MediatorError) in try world.mediator.callNow(target: "Notes", action: "slow") }
             #expect(syncError?.code == .asyncAction)
             #expect(reviewPerform(world.mediator, "Notes", "slow") == nil)
             if setup > 0 {
@@ -180,7 +180,7 @@ struct InterceptionReviewTests2 {
                 world.mediator.addObserver(Watcher("W", log))
             default: world.mediator.addInterceptor(Probe("P", log))
             }
-            let error = callError { () throws(MediatorError) in try world.mediator.call(url: "app://Notes/wipeAll") }
+            let error = callError { () throws(MediatorError) in try world.mediator.callNow(url: "app://Notes/wipeAll") }
             #expect(error?.code == .forbidden)
             #expect(reviewOpen(world.mediator, "app://Notes/wipeAll") == nil)
             let asyncError = await asyncCallError { () async throws(MediatorError) in try await world.mediator.call(url: "app://Notes/wipeAll") }
@@ -195,10 +195,10 @@ struct InterceptionReviewTests2 {
     @Test("Review: URL error without interceptors equals the error with them")
     func urlLocalOnlySameError() throws {
         let plain = try InterceptionWorld()
-        let expected = shape(callError { () throws(MediatorError) in try plain.mediator.call(url: "app://Notes/wipeAll") })
+        let expected = shape(callError { () throws(MediatorError) in try plain.mediator.callNow(url: "app://Notes/wipeAll") })
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Pass("P", InterceptionLog()))
-        #expect(shape(callError { () throws(MediatorError) in try world.mediator.call(url: "app://Notes/wipeAll") }) == expected)
+        #expect(shape(callError { () throws(MediatorError) in try world.mediator.callNow(url: "app://Notes/wipeAll") }) == expected)
     }
 
     // MARK: - Typed keys
@@ -213,7 +213,7 @@ struct InterceptionReviewTests2 {
                 return .proceed
             })
         let error = callError { () throws(MediatorError) in
-            try world.mediator.call(ActionKey<EchoTitle, Int>(target: "Nope", action: "echo"), EchoTitle(title: "x"))
+            try world.mediator.callNow(ActionKey<EchoTitle, Int>(target: "Nope", action: "echo"), EchoTitle(title: "x"))
         }
         #expect(error?.code == .targetNotFound)
         #expect(log.requests.first?.params["title"] as? String == "x")
@@ -237,7 +237,7 @@ struct InterceptionReviewTests2 {
                 let log = InterceptionLog()
                 if setup == 1 { world.mediator.addInterceptor(Pass("P", log)) }
                 if setup == 2 { world.mediator.addObserver(Watcher("W", log)) }
-                shapes.append(shape(callError { try world.mediator.call(target: target, action: action) }))
+                shapes.append(shape(callError { try world.mediator.callNow(target: target, action: action) }))
                 #expect(world.mediator.perform(target: target, action: action) == nil)
             }
             #expect(Set(shapes).count == 1, "\(target.prefix(20))/\(action.prefix(20)): \(shapes)")
@@ -249,8 +249,8 @@ struct InterceptionReviewTests2 {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         world.mediator.addInterceptor(Pass("S", log), scope: .action("create", of: "Notes"))
-        #expect(try world.mediator.call(target: "Target_Notes", action: "Action_create:", params: ["title": "t"]) as? String == "t")
-        #expect(try world.mediator.call(target: "Notes", action: "Action_create", params: ["title": "u"]) as? String == "u")
+        #expect(try world.mediator.callNow(target: "Target_Notes", action: "Action_create:", params: ["title": "t"]) as? String == "t")
+        #expect(try world.mediator.callNow(target: "Notes", action: "Action_create", params: ["title": "u"]) as? String == "u")
         #expect(log.events == ["S intercept Notes/create", "S intercept Notes/create"])
         #expect(log.requests.map(\.askedAction) == ["Action_create:", "Action_create"])
     }
@@ -272,8 +272,8 @@ struct InterceptionReviewTests2 {
                 return .proceed
             })
         world.mediator.addObserver(Watcher("W", log))
-        _ = try world.mediator.call(target: "Web", action: "open", params: ["w": 1])
-        let value = try world.mediator.call(target: "Notes", action: "echo", params: ["n": 1])
+        _ = try world.mediator.callNow(target: "Web", action: "open", params: ["w": 1])
+        let value = try world.mediator.callNow(target: "Notes", action: "echo", params: ["n": 1])
         #expect(world.ran("Notes/echo") == 1)
         #expect(world.ran("Web/open") == 1)
         #expect(log.records.map(\.name) == ["Web/open", "Notes/echo"])
@@ -290,17 +290,17 @@ struct InterceptionReviewTests2 {
         world.mediator.addInterceptor(Pass("P", log) { request in request.target == "Archive" ? .redirect(target: "Web", action: "open") : .proceed })
         var table = RedirectTable()
         try table.degrade("Notes", to: "Web/open")
-        let plain = world.mediator.traceCall(target: "Notes", action: "echo")
+        let plain = world.mediator.tracedCall(target: "Notes", action: "echo")
         #expect(plain.succeeded && plain.name == "Notes/echo" && plain.redirectedFrom.isEmpty)
-        let moved = world.mediator.traceCall(target: "Archive", action: "echo")
+        let moved = world.mediator.tracedCall(target: "Archive", action: "echo")
         #expect(moved.succeeded && moved.name == "Web/open" && moved.redirectedFrom == ["Archive/echo"])
         world.mediator.setRedirects(table)
-        let degraded = world.mediator.traceCall(target: "Notes", action: "fail")
+        let degraded = world.mediator.tracedCall(target: "Notes", action: "fail")
         #expect(degraded.succeeded && degraded.name == "Web/open" && degraded.redirectedFrom == ["Notes/fail"])
         let none = Mediator()
         try none.register(target: "A", actions: [Action("b") { _, _ in 1 }])
-        #expect(none.traceCall(target: "A", action: "b").succeeded)
-        #expect(none.traceCall(target: "A", action: "c").error?.code == .actionNotFound)
+        #expect(none.tracedCall(target: "A", action: "b").succeeded)
+        #expect(none.tracedCall(target: "A", action: "c").error?.code == .actionNotFound)
     }
 
     // MARK: - Handles and the flag
@@ -310,23 +310,23 @@ struct InterceptionReviewTests2 {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         let handle = try world.mediator.handle(target: "Notes", action: "echo")
-        _ = try handle.call()
+        _ = try handle.callNow()
         let id = world.mediator.addInterceptor(Pass("P", log) { _ in .answer("intercepted") })
-        #expect(try handle.call() as? String == "intercepted")
+        #expect(try handle.callNow() as? String == "intercepted")
         #expect(world.mediator.removeInterception(id))
-        _ = try handle.call()
+        _ = try handle.callNow()
         #expect(world.ran("Notes/echo") == 2)
         let observer = world.mediator.addObserver(Watcher("W", log))
-        _ = try handle.call()
+        _ = try handle.callNow()
         #expect(log.records.count == 1)
         world.mediator.removeInterception(observer)
         var table = RedirectTable()
         try table.redirect("Notes/echo", to: "Web/open")
         world.mediator.setRedirects(table)
-        _ = try handle.call()
+        _ = try handle.callNow()
         #expect(world.ran("Web/open") == 1)
         world.mediator.setRedirects(RedirectTable())
-        _ = try handle.call()
+        _ = try handle.callNow()
         #expect(world.ran("Notes/echo") == 4)
         #expect(log.records.count == 1)
     }
@@ -344,7 +344,7 @@ struct InterceptionReviewTests2 {
         let worker = Thread {
             for round in 0..<rounds * 2 {
                 toWorker.wait()
-                let value = try? handle.call()
+                let value = try? handle.callNow()
                 let intercepted = value as? String == "I"
                 if intercepted != expectIntercepted.withLock({ $0 }) { wrong.withLock { $0.append("round \(round): \(String(describing: value))") } }
                 toMain.signal()
@@ -352,7 +352,7 @@ struct InterceptionReviewTests2 {
         }
         worker.start()
         let noisy = Thread {
-            for _ in 0..<rounds { _ = try? handle.call(["n": 1]) }
+            for _ in 0..<rounds { _ = try? handle.callNow(["n": 1]) }
         }
         noisy.start()
         for _ in 0..<rounds {
@@ -366,7 +366,7 @@ struct InterceptionReviewTests2 {
             toMain.wait()
         }
         #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0 }.prefix(5))")
-        #expect(try handle.call() as? String != "I")
+        #expect(try handle.callNow() as? String != "I")
     }
 
     // MARK: - Pre-existing (also at cf7340d^ = 9c02188): not introduced by cf7340d
@@ -375,10 +375,10 @@ struct InterceptionReviewTests2 {
     func observerChangesErrorNames() throws {
         for (target, action) in [("Target_Nope", "Action_x:"), ("Notes", "Action_nope:")] {
             let plain = try InterceptionWorld()
-            let expected = shape(callError { try plain.mediator.call(target: target, action: action) })
+            let expected = shape(callError { try plain.mediator.callNow(target: target, action: action) })
             let observed = try InterceptionWorld()
             observed.mediator.addObserver(Watcher("W", InterceptionLog()))
-            #expect(shape(callError { try observed.mediator.call(target: target, action: action) }) == expected)
+            #expect(shape(callError { try observed.mediator.callNow(target: target, action: action) }) == expected)
         }
     }
 

@@ -160,12 +160,12 @@ struct InterceptionPolicyTests {
     func refused(_ attempt: PolicyAttempt) async throws {
         let (world, log) = try world(for: attempt)
         let mediator = world.mediator
-        let error = try #require(callError { try mediator.call(url: attempt.url) }, "\(attempt)")
+        let error = try #require(callError { try mediator.callNow(url: attempt.url) }, "\(attempt)")
         #expect(error.code == .forbidden, "\(attempt): \(error)")
         let asyncError = await asyncCallError { () async throws(MediatorError) in try await mediator.call(url: attempt.url) }
         #expect(asyncError?.code == .forbidden, "\(attempt)")
         #expect(syncOpen(mediator, attempt.url) == nil)
-        #expect(await mediator.open(attempt.url) == nil)
+        #expect((try? await mediator.call(url: attempt.url)) == nil)
         // Refused by the mediator's URL rules, the completion is not called, wherever on the way
         // the refusal came (even after the URL's own action ran and failed, then degraded).
         let told = ReadWriteLock<[String]>([])
@@ -200,7 +200,7 @@ struct InterceptionPolicyTests {
         var table = RedirectTable()
         try table.redirect("Notes/go", to: "Archive/echo")
         world.mediator.setRedirects(table)
-        let error = try #require(callError { try world.mediator.call(url: "app://Notes/go") })
+        let error = try #require(callError { try world.mediator.callNow(url: "app://Notes/go") })
         #expect(
             error.description
                 == #"Archive/echo: a URL call was redirected here and refused: target "Archive" is not open to URL calls (allowed: Notes) (redirected from Notes/go)"#
@@ -214,7 +214,7 @@ struct InterceptionPolicyTests {
         var table = RedirectTable()
         try table.redirect("Notes/go", to: "Profile/nativeWipe")
         world.mediator.setRedirects(table)
-        let error = try #require(callError { try world.mediator.call(url: "app://Notes/go") })
+        let error = try #require(callError { try world.mediator.callNow(url: "app://Notes/go") })
         #expect(
             error.description
                 == #"Profile/nativeWipe: a URL call was redirected here and refused: actions whose name begins with "native" cannot be called by URL (redirected from Notes/go)"#
@@ -239,7 +239,7 @@ struct InterceptionPolicyTests {
         var table = RedirectTable()
         try table.redirect("Notes/go", to: "Web/open")
         world.mediator.setRedirects(table)
-        let result = try world.mediator.call(url: "app://Notes/go?x=1") as? [String: any Sendable]
+        let result = try world.mediator.callNow(url: "app://Notes/go?x=1") as? [String: any Sendable]
         #expect(result?["x"] as? String == "1")
         try world.mediator.validate(url: "app://Notes/go?x=1")
     }
@@ -250,7 +250,7 @@ struct InterceptionPolicyTests {
         var table = RedirectTable()
         try table.redirect("Notes/go", to: "Profile/wipeAll")
         world.mediator.setRedirects(table)
-        #expect(try world.mediator.call(target: "Notes", action: "go") as? String == "wiped")
+        #expect(try world.mediator.callNow(target: "Notes", action: "go") as? String == "wiped")
         try world.mediator.validate(target: "Notes", action: "go", params: [:])
     }
 }
@@ -264,7 +264,7 @@ struct InterceptionReviewTests {
         world.mediator.addObserver(Watcher("W", log))
         world.mediator.urlPolicy = URLPolicy(allowedTargets: ["Notes", "Profile"])
         for url in ["app://Profile/nativeWipe", "app://Archive/echo"] {
-            #expect(callError { try world.mediator.call(url: url) }?.code == .forbidden)
+            #expect(callError { try world.mediator.callNow(url: url) }?.code == .forbidden)
         }
         // Refused as the URL is read, before dispatch: observers are told all the same.
         #expect(log.records.map(\.name) == ["Profile/nativeWipe", "Archive/echo"])
@@ -276,9 +276,9 @@ struct InterceptionReviewTests {
         let world = try InterceptionWorld()
         let handle = try world.mediator.handle(target: "Web", action: "open")
         _ = world.mediator.unregister(target: "Web")
-        #expect(try handle.call(["a": 1]) != nil)
+        #expect(try handle.callNow(["a": 1]) != nil)
         world.mediator.addObserver(Watcher("W", InterceptionLog()))
         // With interception, the handle's calls start from its own resolution, not from its names.
-        #expect(try handle.call(["a": 1]) != nil)
+        #expect(try handle.callNow(["a": 1]) != nil)
     }
 }

@@ -99,7 +99,7 @@ struct InterceptionStressTests {
             actions: [
                 Action("sum") { mediator, params in
                     let n = try params.value("n", as: Int.self)
-                    return n == 0 ? 0 : n + (try mediator.call(target: "Nest", action: "sum", params: ["n": n - 1], as: Int.self))
+                    return n == 0 ? 0 : n + (try mediator.callNow(target: "Nest", action: "sum", params: ["n": n - 1], as: Int.self))
                 }
             ])
         try mediator.register(target: "Flaky", actions: [Action("fail") { _, _ in throw FixtureError(message: "flaky") }])
@@ -132,31 +132,31 @@ struct InterceptionStressTests {
             let value = mediator.perform(target: "Calc", action: "add", params: ["a": a, "b": b])
             if value as? Int != a + b { tally.fail("\(context) perform: \(String(describing: value))") }
         case .call:
-            check(outcome { try mediator.call(target: "Target_Calc", action: "Action_add:", params: ["a": a, "b": b]) })
+            check(outcome { try mediator.callNow(target: "Target_Calc", action: "Action_add:", params: ["a": a, "b": b]) })
         case .legacy:
             // Redirected by two of the three tables; the first has no Legacy.
-            check(outcome { try mediator.call(target: "Legacy", action: "add", params: ["a": a, "b": b]) }, allowed: [.targetNotFound])
+            check(outcome { try mediator.callNow(target: "Legacy", action: "add", params: ["a": a, "b": b]) }, allowed: [.targetNotFound])
         case .url:
-            check(outcome { try mediator.call(url: "app://Calc/add?a=\(a)&b=\(b)") })
+            check(outcome { try mediator.callNow(url: "app://Calc/add?a=\(a)&b=\(b)") })
         case .handle:
-            check(outcome { try mediator.handle(target: "Calc", action: "add").call(["a": a, "b": b]) })
+            check(outcome { try mediator.handle(target: "Calc", action: "add").callNow(["a": a, "b": b]) })
         case .guarded:
-            check(outcome { try mediator.call(target: "Calc", action: "guarded", params: ["a": a, "b": b]) }, allowed: [.rejected])
+            check(outcome { try mediator.callNow(target: "Calc", action: "guarded", params: ["a": a, "b": b]) }, allowed: [.rejected])
         case .nested:
             let n = Int.random(in: 0...5, using: &generator)
             tally.calls.increment(by: n)
             let value = mediator.perform(target: "Nest", action: "sum", params: ["n": n])
             if value as? Int != n * (n + 1) / 2 { tally.fail("\(context) nested \(n): \(String(describing: value))") }
         case .flaky:
-            switch outcome({ try mediator.call(target: "Flaky", action: "fail") }) {
+            switch outcome({ try mediator.callNow(target: "Flaky", action: "fail") }) {
             case .success(let value as String) where value == "degraded": break
             case .failure(let error) where error.code == .actionFailed: break
             case let other: tally.fail("\(context) flaky: \(other)")
             }
         case .typedKey:
-            check(outcome { try mediator.call(ActionKey<AddInput, Int>(target: "Calc", action: "typed"), AddInput(a: a, b: b)) })
+            check(outcome { try mediator.callNow(ActionKey<AddInput, Int>(target: "Calc", action: "typed"), AddInput(a: a, b: b)) })
         case .trace:
-            check(mediator.traceCall(target: "Calc", action: "add", params: ["a": a, "b": b]).result)
+            check(mediator.tracedCall(target: "Calc", action: "add", params: ["a": a, "b": b]).result)
         }
     }
 

@@ -27,7 +27,7 @@ struct MainActorSmokeTests {
     func onMainActor() async throws {
         let mediator = Mediator()
         try mediator.register(Target_Screen.self) { _ in Target_Screen() }
-        #expect(try synchronously { try mediator.call(target: "Screen", action: "title", shouldCacheTarget: true) } as? String == "Home")
+        #expect(try synchronously { try mediator.callNow(target: "Screen", action: "title", shouldCacheTarget: true) } as? String == "Home")
         #expect(try await mediator.call(target: "Screen", action: "rename", params: ["title": "Inbox"]) as? String == "Inbox")
     }
 
@@ -40,7 +40,7 @@ struct MainActorSmokeTests {
         let code = ReadWriteLock<MediatorError.Code?>(nil)
         onThreads(1) { _ in
             do {
-                _ = try mediator.call(target: "Screen", action: "title")
+                _ = try mediator.callNow(target: "Screen", action: "title")
             } catch {
                 code.withLock { $0 = (error as? MediatorError)?.code }
             }

@@ -99,12 +99,12 @@ struct MainActorTargetTests {
         let madeOffMain = Counter()
         let mediator = try screenMediator(made: made, madeOffMain: madeOffMain)
 
-        let first = try mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true, as: ScreenVisit.self)
+        let first = try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true, as: ScreenVisit.self)
         #expect(first == ScreenVisit(onMainQueue: true, taps: 1))
         #expect(mediator.perform(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 2))
         let handle = try mediator.handle(target: "TestScreen", action: "tap", shouldCacheTarget: true)
-        #expect(try handle.call() as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 3))
-        #expect(try mediator.call(url: "app://TestScreen/tap") as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 4))
+        #expect(try handle.callNow() as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 3))
+        #expect(try mediator.callNow(url: "app://TestScreen/tap") as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 4))
         #expect(made.value == 1)
         #expect(madeOffMain.value == 0)
     }
@@ -121,7 +121,7 @@ struct MainActorTargetTests {
         #expect(
             try await mediator.call(target: "TestScreen", action: "reload", shouldCacheTarget: true) as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 2))
         // The async action is not run by a synchronous entry point, even on the main actor.
-        #expect(errorCode { try mediator.call(target: "TestScreen", action: "reload", shouldCacheTarget: true) } == .asyncAction)
+        #expect(errorCode { try mediator.callNow(target: "TestScreen", action: "reload", shouldCacheTarget: true) } == .asyncAction)
         #expect(made.value == 1)
         #expect(madeOffMain.value == 0)
     }
@@ -141,7 +141,7 @@ struct MainActorTargetTests {
                 let visits = [
                     try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit,
                     try await mediator.call(target: "TestScreen", action: "reload", shouldCacheTarget: true) as? ScreenVisit,
-                    await mediator.perform(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit,
+                    try? await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit,
                     try await handle.call() as? ScreenVisit,
                     try await mediator.call(url: "app://TestScreen/tap") as? ScreenVisit,
                 ]
@@ -167,10 +167,10 @@ struct MainActorTargetTests {
             return (
                 offMain, performed,
                 [
-                    errorCode { try mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) },
-                    errorCode { try mediator.call(target: "TestScreen", action: "tap") },
-                    errorCode { try handle.call() },
-                    errorCode { try mediator.call(url: "app://TestScreen/tap") },
+                    errorCode { try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) },
+                    errorCode { try mediator.callNow(target: "TestScreen", action: "tap") },
+                    errorCode { try handle.callNow() },
+                    errorCode { try mediator.callNow(url: "app://TestScreen/tap") },
                 ]
             )
         }.value
@@ -191,7 +191,7 @@ struct MainActorTargetTests {
         _ = try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true)
         #expect(mediator.hasCachedInstance(ofTarget: "TestScreen"))
 
-        let code = await Task.detached { errorCode { try mediator.call(target: "TestScreen", action: "tap") } }.value
+        let code = await Task.detached { errorCode { try mediator.callNow(target: "TestScreen", action: "tap") } }.value
         #expect(code == .asyncAction)
         #expect(try await mediator.call(target: "TestScreen", action: "tap") as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 2))
     }
@@ -211,7 +211,7 @@ struct MainActorTargetTests {
                     for _ in 0..<200 {
                         if runsOnMainQueue() { wrong.increment() }
                         if mediator.perform(target: "TestScreen", action: "tap", shouldCacheTarget: true) != nil { wrong.increment() }
-                        if errorCode({ try mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) }) != .asyncAction {
+                        if errorCode({ try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) }) != .asyncAction {
                             wrong.increment()
                         }
                     }
@@ -293,7 +293,7 @@ struct MainActorTargetTests {
         let heard = HeardTitles()
         let callback: @MainActor @Sendable (String) -> Void = { title in heard.titles.append(title) }
 
-        _ = try mediator.call(target: "TestScreen", action: "notify", params: ["done": callback])
+        _ = try mediator.callNow(target: "TestScreen", action: "notify", params: ["done": callback])
         #expect(heard.titles == ["Profile"])
     }
 
@@ -324,6 +324,6 @@ struct MainActorTargetTests {
         #expect(made.value == 1)
         #expect(try await mediator.call(target: "TestStorage", action: "count", as: Int.self) == callers)
         #expect(try await mediator.call(target: "TestStorage", action: "get", params: ["key": "k42"]) as? Int == 42)
-        #expect(errorCode { try mediator.call(target: "TestStorage", action: "count") } == .asyncAction)
+        #expect(errorCode { try mediator.callNow(target: "TestStorage", action: "count") } == .asyncAction)
     }
 }

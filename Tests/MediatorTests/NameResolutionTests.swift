@@ -20,13 +20,13 @@ struct NameResolutionTests {
             ("Math", "double"), ("Target_Math", "double"), ("Math", "Action_double"), ("Target_Math", "Action_double"),
         ])
     func shortAndFullNames(target: String, action: String) throws {
-        #expect(try mediator.call(target: target, action: action, params: ["n": 21]) as? Int == 42)
+        #expect(try mediator.callNow(target: target, action: action, params: ["n": 21]) as? Int == 42)
         #expect(mediator.canPerform(target: target, action: action))
     }
 
     @Test("An Objective-C selector string with a trailing colon names the action")
     func selectorString() throws {
-        #expect(try mediator.call(target: "Math", action: "Action_double:", params: ["n": 2]) as? Int == 4)
+        #expect(try mediator.callNow(target: "Math", action: "Action_double:", params: ["n": 2]) as? Int == 4)
     }
 
     @Test("Names are case-sensitive")

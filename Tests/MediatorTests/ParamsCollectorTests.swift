@@ -30,7 +30,7 @@ struct ParamsCollectorTests {
         let mediator = Mediator()
         try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
         let query = (0..<12).map { "k\($0 % 10)=v\($0)" }.joined(separator: "&")
-        let echoed = try #require(try mediator.call(url: "app://Echo/echo?" + query) as? Params)
+        let echoed = try #require(try mediator.callNow(url: "app://Echo/echo?" + query) as? Params)
         #expect(echoed["k0"] as? [String] == ["v0", "v10"])
         #expect(echoed["k1"] as? [String] == ["v1", "v11"])
         #expect(echoed["k9"] as? String == "v9")

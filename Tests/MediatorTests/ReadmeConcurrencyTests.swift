@@ -51,7 +51,7 @@ struct ReadmeConcurrencyTests {
         let again = try await load.call(["page": 2])
         #expect((again as? [String: any Sendable])?["title"] as? String == "Page 2")
         // The synchronous call refuses, as the README says, with this message.
-        let refused = #expect(throws: MediatorError.self) { try mediator.call(target: "Feed", action: "load", params: ["page": 1]) }
+        let refused = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Feed", action: "load", params: ["page": 1]) }
         #expect(refused?.code == .asyncAction)
         #expect(refused?.reason.hasPrefix("not run: the action is async; call it with await from an async function, or with the completion form") == true)
     }

@@ -14,7 +14,7 @@ final class Target_Greeter: MediatorTarget {
 
 extension Mediator {
     func greet(_ name: String) throws(MediatorError) -> String {
-        try call(target: "Greeter", action: "hello", params: ["name": name], as: String.self)
+        try callNow(target: "Greeter", action: "hello", params: ["name": name], as: String.self)
     }
 }
 
@@ -26,7 +26,7 @@ struct ReadmeExampleTests {
         try mediator.register(Target_Greeter.self) { _ in Target_Greeter() }
         #expect(mediator.perform(target: "Greeter", action: "hello", params: ["name": "Ada"]) as? String == "Hello, Ada!")
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Greeter", action: "helo", params: ["name": "Ada"])
+            try mediator.callNow(target: "Greeter", action: "helo", params: ["name": "Ada"])
         }
         #expect(error?.description == "Greeter/helo: target \"Greeter\" has no action \"helo\"; did you mean \"hello\"? (available actions: hello)")
         #expect(try mediator.greet("Grace") == "Hello, Grace!")

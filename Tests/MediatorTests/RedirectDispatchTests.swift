@@ -18,10 +18,10 @@ struct RedirectDispatchTests {
     func targetWide() throws {
         let world = try InterceptionWorld()
         world.mediator.setRedirects(try table { try $0.redirect("Legacy", to: "Web") })
-        let result = try world.mediator.call(target: "Legacy", action: "open", params: ["x": 1]) as? [String: any Sendable]
+        let result = try world.mediator.callNow(target: "Legacy", action: "open", params: ["x": 1]) as? [String: any Sendable]
         #expect(result?["x"] as? Int == 1)
         #expect(world.ran("Web/open") == 1)
-        let record = world.mediator.traceCall(target: "Target_Legacy", action: "Action_open:")
+        let record = world.mediator.tracedCall(target: "Target_Legacy", action: "Action_open:")
         #expect(record.name == "Web/open")
         #expect(record.redirectedFrom == ["Legacy/open"])
         #expect(record.request.askedTarget == "Target_Legacy")
@@ -35,8 +35,8 @@ struct RedirectDispatchTests {
                 try $0.redirect("Legacy", to: "Web")
                 try $0.redirect("Legacy/show", to: "Profile/show")
             })
-        #expect(try world.mediator.call(target: "Legacy", action: "show") as? String == "profile")
-        #expect(world.mediator.traceCall(target: "Legacy", action: "open").name == "Web/open")
+        #expect(try world.mediator.callNow(target: "Legacy", action: "show") as? String == "profile")
+        #expect(world.mediator.tracedCall(target: "Legacy", action: "open").name == "Web/open")
     }
 
     @Test("Redirects chain: a destination is looked up again")
@@ -48,7 +48,7 @@ struct RedirectDispatchTests {
                 try $0.redirect("B", to: "C")
                 try $0.redirect("C/go", to: "Web/open")
             })
-        let record = world.mediator.traceCall(target: "A", action: "go")
+        let record = world.mediator.tracedCall(target: "A", action: "go")
         #expect(record.succeeded)
         #expect(record.redirectedFrom == ["A/go", "B/go", "C/go"])
         #expect(record.description.hasPrefix("A/go -> B/go -> C/go -> Web/open ok "))
@@ -57,7 +57,7 @@ struct RedirectDispatchTests {
     @Test("A changed table applies to the next call; an empty one sends calls where they are asked")
     func runTimeChange() throws {
         let world = try InterceptionWorld()
-        #expect(callError { try world.mediator.call(target: "Legacy", action: "open") }?.code == .targetNotFound)
+        #expect(callError { try world.mediator.callNow(target: "Legacy", action: "open") }?.code == .targetNotFound)
         let web = try table { try $0.redirect("Legacy", to: "Web") }
         world.mediator.setRedirects(web)
         #expect(world.mediator.redirects == web)
@@ -66,7 +66,7 @@ struct RedirectDispatchTests {
         #expect(world.mediator.perform(target: "Legacy", action: "open") as? String == "profile")
         world.mediator.setRedirects(RedirectTable())
         #expect(world.mediator.redirects.isEmpty)
-        #expect(callError { try world.mediator.call(target: "Legacy", action: "open") }?.code == .targetNotFound)
+        #expect(callError { try world.mediator.callNow(target: "Legacy", action: "open") }?.code == .targetNotFound)
     }
 
     @Test("An action that calls the mediator follows a table changed by an earlier call")
@@ -77,10 +77,10 @@ struct RedirectDispatchTests {
             actions: [
                 Action("apply") { mediator, params in
                     mediator.setRedirects(try RedirectTable(json: try params.value("json", as: String.self)))
-                    return try mediator.call(target: "Legacy", action: "open")
+                    return try mediator.callNow(target: "Legacy", action: "open")
                 }
             ])
-        let result = try world.mediator.call(target: "Config", action: "apply", params: ["json": #"{"redirects": {"Legacy": "Web"}}"#])
+        let result = try world.mediator.callNow(target: "Config", action: "apply", params: ["json": #"{"redirects": {"Legacy": "Web"}}"#])
         #expect(result != nil)
         #expect(world.ran("Web/open") == 1)
     }
@@ -89,7 +89,7 @@ struct RedirectDispatchTests {
     func errorTellsWhere() throws {
         let world = try InterceptionWorld()
         world.mediator.setRedirects(try table { try $0.redirect("Legacy/open", to: "Gone/open") })
-        let error = try #require(callError { try world.mediator.call(target: "Legacy", action: "open") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Legacy", action: "open") })
         #expect(error.code == .targetNotFound)
         #expect(error.target == "Gone")
         #expect(error.redirectedFrom == ["Legacy/open"])
@@ -102,7 +102,7 @@ struct RedirectDispatchTests {
         let world = try InterceptionWorld()
         world.mediator.setRedirects(try table { try $0.redirect("Old", to: "Web") })
         world.mediator.addInterceptor(Probe("Move", InterceptionLog()) { _ in .redirect(target: "Old", action: "open") }, scope: .target("Notes"))
-        let record = world.mediator.traceCall(target: "Notes", action: "echo")
+        let record = world.mediator.tracedCall(target: "Notes", action: "echo")
         #expect(record.name == "Web/open")
         #expect(record.redirectedFrom == ["Notes/echo", "Old/open"])
         #expect(world.ran("Web/open") == 1)
@@ -129,7 +129,7 @@ struct RedirectDispatchTests {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("ToWeb", InterceptionLog()) { _ in .redirect(target: "Web", action: "open") }, scope: .target("Notes"))
         world.mediator.addInterceptor(Probe("ToNotes", InterceptionLog()) { _ in .redirect(target: "Notes", action: "echo") }, scope: .target("Web"))
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "echo") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.code == .redirectCycle)
         #expect(error.target == "Web")
         #expect(error.action == "open")
@@ -142,7 +142,7 @@ struct RedirectDispatchTests {
     func interceptorSelfCycle() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("Stay", InterceptionLog()) { _ in .redirect(target: "Target_Notes", action: "Action_echo") })
-        let error = try #require(callError { try world.mediator.call(target: "Notes", action: "echo") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.description == "Notes/echo: redirect cycle: Notes/echo -> Notes/echo")
         #expect(error.redirectedFrom.isEmpty)
     }
@@ -152,7 +152,7 @@ struct RedirectDispatchTests {
         let world = try InterceptionWorld()
         world.mediator.setRedirects(try table { try $0.redirect("Legacy/open", to: "Web/open") })
         world.mediator.addInterceptor(Probe("Back", InterceptionLog()) { _ in .redirect(target: "Legacy", action: "open") }, scope: .target("Web"))
-        let error = try #require(callError { try world.mediator.call(target: "Legacy", action: "open") })
+        let error = try #require(callError { try world.mediator.callNow(target: "Legacy", action: "open") })
         #expect(error.code == .redirectCycle)
         #expect(error.description == "Web/open: redirect cycle: Legacy/open -> Web/open -> Legacy/open (redirected from Legacy/open)")
     }
@@ -164,7 +164,7 @@ struct RedirectDispatchTests {
             world.mediator.addInterceptor(
                 Probe("Step\(step)", InterceptionLog()) { _ in .redirect(target: "S\(step + 1)", action: "go") }, scope: .target("S\(step)"))
         }
-        let error = try #require(callError { try world.mediator.call(target: "S0", action: "go") })
+        let error = try #require(callError { try world.mediator.callNow(target: "S0", action: "go") })
         #expect(error.code == .tooManyRedirects)
         #expect(
             error.description
@@ -185,7 +185,7 @@ struct RedirectDispatchTests {
                 }
                 try $0.redirect("T5/x", to: "U1/x")
             })
-        let error = try #require(callError { try world.mediator.call(target: "T1", action: "x") })
+        let error = try #require(callError { try world.mediator.callNow(target: "T1", action: "x") })
         #expect(error.code == .tooManyRedirects)
         #expect(callError { () throws(MediatorError) in try world.mediator.destination(target: "T1", action: "x") }?.code == .tooManyRedirects)
     }
@@ -233,47 +233,9 @@ struct RedirectDispatchTests {
         let world = try InterceptionWorld()
         world.mediator.setRedirects(try table { try $0.redirect("Legacy/later", to: "Notes/slow") })
         #expect(try await world.mediator.call(target: "Legacy", action: "later") as? String == "slow")
-        let record = await world.mediator.traceCall(target: "Legacy", action: "later")
+        let record = await world.mediator.tracedCall(target: "Legacy", action: "later")
         #expect(record.name == "Notes/slow")
         #expect(record.redirectedFrom == ["Legacy/later"])
         #expect(try record.result.get() as? String == "slow")
-    }
-
-    @Test("A traced call nested deeper than the limit is reported as callDepthExceeded")
-    func traceTooDeep() throws {
-        let mediator = Mediator(maximumCallDepth: 1)
-        let inner = ReadWriteLock<CallRecord?>(nil)
-        try mediator.register(
-            target: "Outer",
-            actions: [
-                Action("trace") { mediator, _ in
-                    let record = mediator.traceCall(target: "Outer", action: "trace")
-                    inner.withLock { $0 = record }
-                    return nil
-                }
-            ])
-        _ = mediator.perform(target: "Outer", action: "trace")
-        let record = try #require(inner.withLock { $0 })
-        #expect(record.error?.code == .callDepthExceeded)
-        #expect(record.name == "Outer/trace")
-    }
-
-    @Test("An async traced call nested deeper than the limit is reported as callDepthExceeded")
-    func asyncTraceTooDeep() async throws {
-        let mediator = Mediator(maximumCallDepth: 1)
-        let inner = ReadWriteLock<CallRecord?>(nil)
-        try mediator.register(
-            target: "Outer",
-            actions: [
-                Action("trace") { mediator, _ async -> (any Sendable)? in
-                    let record = await mediator.traceCall(target: "Outer", action: "trace")
-                    inner.withLock { $0 = record }
-                    return nil
-                }
-            ])
-        _ = try await mediator.call(target: "Outer", action: "trace")
-        let record = try #require(inner.withLock { $0 })
-        #expect(record.error?.code == .callDepthExceeded)
-        #expect(record.request.depth == 1)
     }
 }

@@ -35,7 +35,7 @@ struct ReleaseOutsideLockTests {
             make: { [mediator, log] _ in CallsBackOnDeinit(mediator: mediator, log: log) },
             actions: [Action("touch") { _, _ in "touched" }]
         )
-        _ = try mediator.call(target: "Held", action: "touch", shouldCacheTarget: true)
+        _ = try mediator.callNow(target: "Held", action: "touch", shouldCacheTarget: true)
         #expect(mediator.hasCachedInstance(ofTarget: "Held"))
     }
 

@@ -26,9 +26,9 @@ struct ReplacedDuringCreationTests {
                     try mediator.register(target: "A", make: { _ in NewKind() }, actions: [Action<NewKind>("get") { target, _ in target.label }])
                     return OldKind()
                 }, actions: [Action<OldKind>("touch") { target, _ in target.tag }])
-            #expect(try mediator.call(target: "A", action: "touch", shouldCacheTarget: true) as? Int == 1, "round \(round)")
+            #expect(try mediator.callNow(target: "A", action: "touch", shouldCacheTarget: true) as? Int == 1, "round \(round)")
             #expect(!mediator.hasCachedInstance(ofTarget: "A"), "round \(round)")
-            #expect(try mediator.call(target: "A", action: "get", shouldCacheTarget: true) as? String == "new", "round \(round)")
+            #expect(try mediator.callNow(target: "A", action: "get", shouldCacheTarget: true) as? String == "new", "round \(round)")
         }
     }
 }

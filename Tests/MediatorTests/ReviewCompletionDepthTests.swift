@@ -54,12 +54,12 @@ struct ReviewCompletionDepthTests {
         try mediator.register(
             target: "Depth",
             actions: [
-                Action("a") { mediator, _ in try mediator.call(target: "Depth", action: "b") },  // depth 1
+                Action("a") { mediator, _ in try mediator.callNow(target: "Depth", action: "b") },  // depth 1
                 Action("b") { (mediator: Mediator, _: Params) throws -> (any Sendable)? in  // depth 2: starts a completion call
                     mediator.perform(target: "Depth", action: "leaf") { _ in
                         // Counted from depth 2: "deep" runs at 3 and its call to "leaf" (4) is refused.
                         do {
-                            _ = try mediator.call(target: "Depth", action: "deep")
+                            _ = try mediator.callNow(target: "Depth", action: "deep")
                             codes.withLock { $0.append(nil) }
                         } catch {
                             codes.withLock { $0.append((error as? MediatorError)?.code) }
@@ -68,10 +68,10 @@ struct ReviewCompletionDepthTests {
                     }
                     return "started"
                 },
-                Action("deep") { mediator, _ in try mediator.call(target: "Depth", action: "leaf") },
+                Action("deep") { mediator, _ in try mediator.callNow(target: "Depth", action: "leaf") },
                 Action("leaf") { _, _ in "leaf" },
             ])
-        #expect(try synchronously { try mediator.call(target: "Depth", action: "a") } as? String == "started")
+        #expect(try synchronously { try mediator.callNow(target: "Depth", action: "a") } as? String == "started")
         await completed.wait()
         #expect(codes.withReadLock { $0 } == [.callDepthExceeded])
     }

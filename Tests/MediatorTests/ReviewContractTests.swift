@@ -58,7 +58,7 @@ struct ReviewContractTests {
             actions: [Action<Mediator>(.reviewIsCircle) { _, shape in shape is ReviewCircle }])
         let circle: ReviewShape = ReviewCircle(name: "c")
         // The synchronous call takes the hot path and passes the instance as is.
-        let synchronous: Bool = try { () throws(MediatorError) -> Bool in try mediator.call(.reviewIsCircle, circle) }()
+        let synchronous: Bool = try { () throws(MediatorError) -> Bool in try mediator.callNow(.reviewIsCircle, circle) }()
         #expect(synchronous)
         // The awaited call must do the same (it compares the input's dynamic type with the key's).
         let awaited = try await mediator.call(.reviewIsCircle, circle)
@@ -73,7 +73,7 @@ struct ReviewContractTests {
             actions: [Action<Mediator>(.reviewPaint) { _, paint in "\(paint.color.rawValue) \(paint.title)" }])
         let action = try #require(mediator.targets.first { $0.name == "ReviewPaint" }?.actions.first)
         #expect(action.parameters?.map(\.name) == ["color", "title"])
-        #expect(try mediator.call(url: "app://ReviewPaint/paint?color=1&title=hi") as? String == "1 hi")
+        #expect(try mediator.callNow(url: "app://ReviewPaint/paint?color=1&title=hi") as? String == "1 hi")
     }
 
     @Test("a keyed action whose input is a recursive type accepts a correct URL call")
@@ -82,7 +82,7 @@ struct ReviewContractTests {
         try mediator.register(target: "ReviewNodes", actions: [Action<Mediator>(.reviewNode) { _, node in node.title }])
         let action = try #require(mediator.targets.first { $0.name == "ReviewNodes" }?.actions.first)
         #expect(action.parameters?.map(\.name) == ["name", "next", "title"])
-        #expect(try mediator.call(url: "app://ReviewNodes/node?name=a&title=t") as? String == "t")
+        #expect(try mediator.callNow(url: "app://ReviewNodes/node?name=a&title=t") as? String == "t")
     }
 
     // MARK: Validation
@@ -99,8 +99,8 @@ struct ReviewContractTests {
             ])
         #expect(mediator.verify().isEmpty)
         // Sent as an Int32, the value is converted to Int: the default must be too.
-        #expect(try mediator.call(target: "ReviewDefaults", action: "list", params: ["limit": Int32(5)]) as? Int == 5)
-        #expect(try mediator.call(target: "ReviewDefaults", action: "list") as? Int == 20)
+        #expect(try mediator.callNow(target: "ReviewDefaults", action: "list", params: ["limit": Int32(5)]) as? Int == 5)
+        #expect(try mediator.callNow(target: "ReviewDefaults", action: "list") as? Int == 20)
     }
 
     @Test("the fields of objects inside a declared array are checked")
@@ -116,7 +116,7 @@ struct ReviewContractTests {
                 }
             ])
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "ReviewItems", action: "save", params: ["items": [["id": "not a number"] as [String: any Sendable]]])
+            try mediator.callNow(target: "ReviewItems", action: "save", params: ["items": [["id": "not a number"] as [String: any Sendable]]])
         }
         #expect(error?.code == .invalidParameter)
         #expect(!ran.value, "the action ran with an element whose declared field is not an integer")

@@ -26,9 +26,9 @@ private func reviewCode(_ body: () throws -> Void) -> MediatorError.Code? {
 private func reviewEcho(_ mediator: Mediator, _ url: String, params: Params? = nil) -> [String: any Sendable]? {
     let result: (any Sendable)?
     if let params {
-        result = try? mediator.call(url: url, params: params)
+        result = try? mediator.callNow(url: url, params: params)
     } else {
-        result = try? mediator.call(url: url)
+        result = try? mediator.callNow(url: url)
     }
     return result as? [String: any Sendable]
 }
@@ -97,12 +97,12 @@ struct ReviewRouteURLTests {
         try mediator.route("/user/:id", to: "Echo", action: "echo")
         try mediator.route("/", to: "Other", action: "ping", scheme: "https")
         // The consistent cases: "x//" is x then an empty segment, which no placeholder matches.
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://user/x//") } == .routeNotFound)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user/x//") } == .routeNotFound)
         #expect(mediator.open("myapp://user/") as? String == "pong")
         // "//" after the host is an empty segment and the ignored trailing "/": /user/"" is not /user.
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://user//") } == .routeNotFound)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user//") } == .routeNotFound)
         #expect(!mediator.canOpen("myapp://user//"))
-        #expect(reviewCode { _ = try mediator.call(url: "https://example.com//") } == .routeNotFound)
+        #expect(reviewCode { _ = try mediator.callNow(url: "https://example.com//") } == .routeNotFound)
     }
 
     @Test("Dot segments are not resolved: /files/../admin never reaches /admin, encoded or not, web or custom")
@@ -187,7 +187,7 @@ struct ReviewRouteURLTests {
         #expect(mediator.open("myapp://cafe%CC%81") as? String == "pong")
         #expect(mediator.open("myapp://K") as? String == "pong")
         // U+212A KELVIN SIGN is canonically equivalent to "K", but not the same bytes.
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://%E2%84%AA") } == .routeNotFound)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://%E2%84%AA") } == .routeNotFound)
         #expect(mediator.routes.count == (manyLiterals ? 9 : 3))
     }
 
@@ -200,14 +200,14 @@ struct ReviewRouteURLTests {
             "myapp://user/%FF", "myapp://files/a%C0%AFb", "myapp://files/%ED%A0%80", "myapp://user/1?x=%C0%AF", "myapp://us%FFer/1",
             "myapp://user/%E2%80%AE%1B%5B31m%FF",
         ] {
-            let error = reviewFailure { _ = try mediator.call(url: url) }
+            let error = reviewFailure { _ = try mediator.callNow(url: url) }
             #expect(error?.code == .invalidURL, "\(url)")
             #expect(error.map { isOneSafeLine($0.description) } == true, "\(String(describing: error))")
             #expect(!mediator.canOpen(url))
         }
         // NUL is valid UTF-8: it arrives as a value, and the messages that quote it escape it.
         #expect(reviewEcho(mediator, "myapp://user/%00")?["id"] as? String == "\u{0}")
-        let missing = reviewFailure { _ = try mediator.call(url: "myapp://nothing/%00/%1B%5B2J/%E2%80%AE") }
+        let missing = reviewFailure { _ = try mediator.callNow(url: "myapp://nothing/%00/%1B%5B2J/%E2%80%AE") }
         #expect(missing?.code == .routeNotFound)
         #expect(missing.map { isOneSafeLine($0.description) } == true, "\(String(describing: missing))")
     }
@@ -226,12 +226,12 @@ struct ReviewRouteURLTests {
         let exact = prefix + String(repeating: "a", count: 64 - prefix.utf8.count)
         #expect(reviewEcho(mediator, exact) != nil)
         #expect(mediator.canOpen(exact))
-        #expect(reviewCode { _ = try mediator.call(url: exact + "a") } == .invalidURL)
+        #expect(reviewCode { _ = try mediator.callNow(url: exact + "a") } == .invalidURL)
         #expect(!mediator.canOpen(exact + "a"))
         let unmatched = "myapp://legacy/" + String(repeating: "b", count: 64)
-        #expect(reviewCode { _ = try mediator.call(url: unmatched) } == .invalidURL)
+        #expect(reviewCode { _ = try mediator.callNow(url: unmatched) } == .invalidURL)
         mediator.urlPolicy = URLPolicy(maximumQueryItems: 2)
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://legacy/x?a=1&b=2&c=3") } == .invalidURL)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://legacy/x?a=1&b=2&c=3") } == .invalidURL)
         #expect(mediator.open("myapp://legacy/x?a=1&&b=2&") as? String == "handled")
         #expect(asked.value == 1)
     }
@@ -376,9 +376,9 @@ struct ReviewRouteConcurrencyTests {
         let asked = Counter()
         mediator.unmatchedURLHandler = { url in
             asked.increment()
-            return .answer(try mediator.call(url: url.url))
+            return .answer(try mediator.callNow(url: url.url))
         }
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://loop/forever") } == .callDepthExceeded)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://loop/forever") } == .callDepthExceeded)
         #expect(asked.value <= mediator.maximumCallDepth + 1)
         #expect(mediator.open("myapp://loop/forever") == nil)
     }
@@ -398,10 +398,10 @@ struct ReviewRouteHandlerTests {
         #expect(mediator.removeRoute("/user/:uid"))
         #expect(mediator.open("myapp://user/1") as? String == "handler")
         mediator.unmatchedURLHandler = { _ in .decline }
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://user/1") } == .targetNotFound)
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://user/1/2") } == .routeNotFound)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user/1") } == .targetNotFound)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user/1/2") } == .routeNotFound)
         mediator.unmatchedURLHandler = nil
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://user/1/2") } == .invalidURL)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user/1/2") } == .invalidURL)
     }
 
     @Test("canOpen runs no handler, action, interceptor, notFound or fallback, whatever the URL")
@@ -446,8 +446,8 @@ struct ReviewRouteHandlerTests {
             return .decline
         }
         mediator.setFallback { target, action, _ in "fallback \(target)/\(action)" }
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://rejected/x") } == .rejected)
-        let other = reviewFailure { _ = try mediator.call(url: "myapp://other/x") }
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://rejected/x") } == .rejected)
+        let other = reviewFailure { _ = try mediator.callNow(url: "myapp://other/x") }
         #expect(other?.code == .actionFailed && other?.underlying is ReviewBoom)
         #expect(mediator.open("myapp://Nothing/here") as? String == "fallback Nothing/here")
     }
@@ -465,9 +465,9 @@ struct ReviewRoutePolicyTests {
         let mediator = Mediator()
         try mediator.route("/vault/:id", to: "Vault", action: "open")
         try mediator.register(target: "Vault", actions: [Action("open", localOnly: true) { (_: Mediator, _: Params) in "opened" }])
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://vault/1") } == .forbidden)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://vault/1") } == .forbidden)
         #expect(!mediator.canOpen("myapp://vault/1"))
-        #expect(try mediator.call(target: "Vault", action: "open") as? String == "opened")
+        #expect(try mediator.callNow(target: "Vault", action: "open") as? String == "opened")
     }
 
     @Test("No way of adding a route reaches a native action: route, replacing, addRoutes, JSON, full names; nothing is added")
@@ -502,9 +502,9 @@ struct ReviewRoutePolicyTests {
         mediator.setRedirects(table)
         mediator.urlPolicy.allowedTargets = ["Echo", "Old", "Legacy"]
         for url in ["myapp://to-secret", "myapp://to-native/1", "myapp://to-other"] {
-            #expect(reviewCode { _ = try mediator.call(url: url) } == .forbidden, "\(url)")
+            #expect(reviewCode { _ = try mediator.callNow(url: url) } == .forbidden, "\(url)")
         }
-        #expect(try mediator.call(target: "Echo", action: "echo") as? String == "secret")
+        #expect(try mediator.callNow(target: "Echo", action: "echo") as? String == "secret")
     }
 
     @Test("canOpen agrees with open about redirected destinations: a redirect to a refused action cannot be opened")
@@ -522,7 +522,7 @@ struct ReviewRoutePolicyTests {
         mediator.setRedirects(table)
         mediator.urlPolicy.allowedTargets = ["Echo", "Old", "Legacy", "Gone", "Nowhere"]
         for url in ["myapp://to-secret", "myapp://to-native/1", "myapp://to-other", "myapp://to-nowhere", "myapp://Echo/echo"] {
-            let opens = (try? mediator.call(url: url)) != nil
+            let opens = (try? mediator.callNow(url: url)) != nil
             #expect(!opens, "\(url)")
             #expect(mediator.canOpen(url) == opens, "canOpen(\(url)) says \(mediator.canOpen(url)), open \(opens ? "succeeds" : "fails")")
         }
@@ -533,7 +533,7 @@ struct ReviewRoutePolicyTests {
         let mediator = try urlTestMediator()
         try mediator.route("/p/:x", to: "Target_Other", action: "Action_ping:")
         mediator.urlPolicy.allowedTargets = ["Target_Echo"]
-        #expect(reviewCode { _ = try mediator.call(url: "myapp://p/1") } == .forbidden)
+        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://p/1") } == .forbidden)
         #expect(!mediator.canOpen("myapp://p/1"))
         mediator.urlPolicy.allowedTargets = ["Other"]
         #expect(mediator.open("myapp://p/1") as? String == "pong")
@@ -779,10 +779,10 @@ struct ReviewRouteParamsTests {
                 }
             ])
         try mediator.route("/d/:x/*", to: "Files", action: "open")
-        #expect(try mediator.call(url: "myapp://d/1/a/b") as? String == "a|b")
-        #expect(try mediator.call(url: "myapp://d/1") as? String == "")
+        #expect(try mediator.callNow(url: "myapp://d/1/a/b") as? String == "a|b")
+        #expect(try mediator.callNow(url: "myapp://d/1") as? String == "")
         for url in ["myapp://d/1?%40rest=x", "myapp://d/1?@route=x", "myapp://d/1?%40url", "myapp://d/1?@scheme=a&x=1"] {
-            #expect(reviewCode { _ = try mediator.call(url: url) } == .invalidURL, "\(url)")
+            #expect(reviewCode { _ = try mediator.callNow(url: url) } == .invalidURL, "\(url)")
             #expect(!mediator.canOpen(url), "\(url)")
         }
     }

@@ -282,12 +282,12 @@ struct ReviewSpeedParamsTests {
     func urlQueryKeys() throws {
         let mediator = Mediator()
         try mediator.register(target: "Echo", make: { _ in ReviewSpeedBox() }, actions: [Action("echo") { _, params in params }])
-        let few = try mediator.call(url: "myapp://Echo/echo?%C3%A9=1&e%CC%81=2&x=3") as? Params
+        let few = try mediator.callNow(url: "myapp://Echo/echo?%C3%A9=1&e%CC%81=2&x=3") as? Params
         #expect(few?.count == 2)
         #expect(few?["é"] as? [String] == ["1", "2"])
         #expect(few?["e\u{301}"] as? [String] == ["1", "2"])
         let items = (0..<10).map { "k\($0)=\($0)" }.joined(separator: "&")
-        let many = try mediator.call(url: "myapp://Echo/echo?e%CC%81=1&\(items)&%C3%A9=2") as? Params
+        let many = try mediator.callNow(url: "myapp://Echo/echo?e%CC%81=1&\(items)&%C3%A9=2") as? Params
         #expect(many?.count == 11)
         #expect(many?["é"] as? [String] == ["1", "2"])
         #expect(try many?.value("k9", as: Int.self) == 9)
@@ -376,12 +376,12 @@ final class ReviewSpeedKeyed: Sendable {
         Action(.rsRecurse) { target, input in
             target.runs.increment()
             guard input.n < input.stop else { return ReviewSpeedOut(n: input.n) }
-            return try target.mediator.call(.rsRecurse, ReviewSpeedIn(n: input.n + 1, stop: input.stop))
+            return try target.mediator.callNow(.rsRecurse, ReviewSpeedIn(n: input.n + 1, stop: input.stop))
         },
         Action(.rsRecurseHandle) { target, input in
             target.runs.increment()
             guard input.n < input.stop, let handle = target.box.withReadLock({ $0 }) else { return ReviewSpeedOut(n: input.n) }
-            return try handle.call(ReviewSpeedIn(n: input.n + 1, stop: input.stop))
+            return try handle.callNow(ReviewSpeedIn(n: input.n + 1, stop: input.stop))
         },
         Action(.rsLater) { _, input async throws in
             try Task.checkCancellation()
@@ -437,12 +437,12 @@ struct ReviewSpeedWorld {
 
 /// The synchronous call of a typed handle (an async context would pick the async overload).
 private func callNow<Input, Output>(_ handle: TypedActionHandle<Input, Output>, _ input: Input) throws(MediatorError) -> Output {
-    try handle.call(input)
+    try handle.callNow(input)
 }
 
 /// The synchronous call through a key.
 private func callKeyNow<Input, Output>(_ mediator: Mediator, _ key: ActionKey<Input, Output>, _ input: Input) throws(MediatorError) -> Output {
-    try mediator.call(key, input)
+    try mediator.callNow(key, input)
 }
 
 @Suite("Review speed: typed handles")
@@ -556,7 +556,7 @@ struct ReviewSpeedHandleTests {
 
 /// The synchronous call of `Deep/action` (an async context would pick the async overload).
 private func syncCall(_ mediator: Mediator, _ action: String, _ params: Params) throws(MediatorError) -> (any Sendable)? {
-    try mediator.call(target: "Deep", action: action, params: params)
+    try mediator.callNow(target: "Deep", action: action, params: params)
 }
 
 @Suite("Review speed: call depth in a thread-local word")
@@ -572,7 +572,7 @@ struct ReviewSpeedDepthTests {
                     runs.increment()
                     let left = try params.value("n", as: Int.self)
                     guard left > 0 else { return 0 }
-                    return try mediator.call(target: "Deep", action: "down", params: ["n": left - 1])
+                    return try mediator.callNow(target: "Deep", action: "down", params: ["n": left - 1])
                 },
                 Action("later") { _, params async throws in
                     let left = try params.value("n", as: Int.self)
@@ -600,14 +600,14 @@ struct ReviewSpeedDepthTests {
                 Action("fan") { _, _ in
                     var total = 0
                     for _ in 0..<30 {
-                        total += try mediator.call(target: "Fan", action: "leaf", as: Int.self)
-                        total += try handle.call(ReviewSpeedIn(n: 0)).n + 1
+                        total += try mediator.callNow(target: "Fan", action: "leaf", as: Int.self)
+                        total += try handle.callNow(ReviewSpeedIn(n: 0)).n + 1
                     }
                     return total
                 },
             ])
-        #expect(try mediator.call(target: "Fan", action: "fan", as: Int.self) == 60)
-        #expect(try mediator.call(target: "Fan", action: "fan", as: Int.self) == 60)
+        #expect(try mediator.callNow(target: "Fan", action: "fan", as: Int.self) == 60)
+        #expect(try mediator.callNow(target: "Fan", action: "fan", as: Int.self) == 60)
     }
 
     @Test("On many threads at once each thread gets exactly the limit, before and after a failure")
@@ -617,8 +617,8 @@ struct ReviewSpeedDepthTests {
         let wrong = Counter()
         onThreads(6) { _ in
             for _ in 0..<20 {
-                if (try? mediator.call(target: "Deep", action: "down", params: ["n": 8])) == nil { wrong.increment() }
-                let error = speedFailure { _ = try mediator.call(target: "Deep", action: "down", params: ["n": 9]) }
+                if (try? mediator.callNow(target: "Deep", action: "down", params: ["n": 8])) == nil { wrong.increment() }
+                let error = speedFailure { _ = try mediator.callNow(target: "Deep", action: "down", params: ["n": 9]) }
                 if error?.code != .callDepthExceeded { wrong.increment() }
             }
         }
@@ -656,7 +656,7 @@ private func routeMediator() throws -> Mediator {
 
 /// The pattern of the route `url` reached through `Echo/echo`, or `nil`.
 private func routed(_ mediator: Mediator, _ url: String) -> String? {
-    ((try? mediator.call(url: url)) as? [String: any Sendable])?[URLRoute.patternKey] as? String
+    ((try? mediator.callNow(url: url)) as? [String: any Sendable])?[URLRoute.patternKey] as? String
 }
 
 @Suite("Review speed: flat route trie")
@@ -728,7 +728,7 @@ struct ReviewSpeedTrieTests {
         #expect(routed(mediator, "myapp://p/lz/x") == "/p/:a<alpha>/:rest")
         #expect(routed(mediator, "myapp://p/ab/x") == "/p/:a<alpha>/:rest")
         #expect(routed(mediator, "myapp://p/l5") == "/p/*")
-        #expect(try mediator.call(url: "myapp://p/l3/7") as? String == "pong")
+        #expect(try mediator.callNow(url: "myapp://p/l3/7") as? String == "pong")
         #expect(routed(mediator, "myapp://p/l3/x") == "/p/l3/:rest")
     }
 }
@@ -744,7 +744,7 @@ struct ReviewSpeedDeepLinkTests {
         try table.degrade("Shop", to: "Web/open")
         try table.redirect("Web/open", to: "Other/ping")
         mediator.setRedirects(table)
-        let opened = try? mediator.call(url: "myapp://Shop/buy")
+        let opened = try? mediator.callNow(url: "myapp://Shop/buy")
         #expect(opened as? String == "pong")
         #expect(mediator.canOpen("myapp://Shop/buy") == (opened != nil))
     }
@@ -756,7 +756,7 @@ struct ReviewSpeedDeepLinkTests {
         for hop in 0..<8 { try table.redirect("R\(hop)/go", to: "R\(hop + 1)/go") }
         try table.degrade("R8", to: "Other/ping")
         mediator.setRedirects(table)
-        let opened = speedFailure { _ = try mediator.call(url: "myapp://R0/go") }
+        let opened = speedFailure { _ = try mediator.callNow(url: "myapp://R0/go") }
         #expect(mediator.canOpen("myapp://R0/go") == (opened == nil), "open: \(errorParts(opened))")
     }
 
@@ -777,7 +777,7 @@ struct ReviewSpeedDeepLinkTests {
         mediator.urlPolicy = URLPolicy(allowedTargets: ["Old", "Gone"])
         #expect(!mediator.canOpen("myapp://Old/a"))
         #expect(!mediator.canOpen("myapp://Gone/x"))
-        #expect((try? mediator.call(url: "myapp://Old/a")) == nil)
+        #expect((try? mediator.callNow(url: "myapp://Old/a")) == nil)
     }
 
     @Test("The unmatched-URL handler sees paths of up to 64 segments (the host counting for a custom scheme) and no longer", arguments: [63, 64, 65])
@@ -802,7 +802,7 @@ struct ReviewSpeedDeepLinkTests {
     func doubleSlash() throws {
         let mediator = try routeMediator()
         try mediator.route("/user/*", to: "Echo", action: "echo")
-        let rest = ((try? mediator.call(url: "myapp://user//")) as? [String: any Sendable])?[URLRoute.restKey] as? [String]
+        let rest = ((try? mediator.callNow(url: "myapp://user//")) as? [String: any Sendable])?[URLRoute.restKey] as? [String]
         #expect(rest == [""])
         let other = try routeMediator()
         try other.route("/x", to: "Other", action: "ping")
@@ -828,12 +828,12 @@ struct ReviewSpeedDeepLinkTests {
         try mediator.route("/a", to: "Other", action: "ping")
         try mediator.route("/a/:x", to: "Other", action: "ping")
         #expect(routed(mediator, "myapp://a/b/c") == "/a/*")
-        #expect(try mediator.call(url: "myapp://a") as? String == "pong")
+        #expect(try mediator.callNow(url: "myapp://a") as? String == "pong")
         #expect(mediator.removeRoute("/a(/*)"))
         #expect(routed(mediator, "myapp://a/b/c") == nil)
         #expect(!mediator.removeRoute("/a/*"))
         #expect(mediator.removeRoute("/a", scheme: "") == false)
-        #expect(try mediator.call(url: "myapp://a") as? String == "pong")
+        #expect(try mediator.callNow(url: "myapp://a") as? String == "pong")
     }
 
     @Test("Eight nested optional groups are accepted, nine refused, and a 100,000-deep pattern refused without a crash")
@@ -844,7 +844,7 @@ struct ReviewSpeedDeepLinkTests {
             "/r" + (0..<count).map { "(/\(letters[$0])" }.joined() + String(repeating: ")", count: count)
         }
         try mediator.route(nested(8), to: "Other", action: "ping")
-        #expect(try mediator.call(url: "myapp://r/a/b/c/d/e/f/g/h") as? String == "pong")
+        #expect(try mediator.callNow(url: "myapp://r/a/b/c/d/e/f/g/h") as? String == "pong")
         #expect(speedFailure { try mediator.route("/s" + nested(9).dropFirst(2), to: "Other", action: "ping") }?.code == .invalidRoute)
         let deep = "/d" + String(repeating: "(/x", count: 100_000) + String(repeating: ")", count: 100_000)
         #expect(speedFailure { try mediator.route(deep, to: "Other", action: "ping") }?.code == .invalidRoute)
@@ -892,23 +892,23 @@ struct ReviewSpeedTypedResultTests {
     @Test("Generic results: nil is an Optional's nil and a mismatch otherwise; a wrong type is a mismatch")
     func generic() throws {
         let mediator = try resultMediator()
-        #expect(try mediator.call(target: "Res", action: "none", as: Int?.self) == nil)
-        #expect(try mediator.call(target: "Res", action: "five", as: Int?.self) == 5)
-        #expect(speedFailure { _ = try mediator.call(target: "Res", action: "none", as: Int.self) }?.code == .resultTypeMismatch)
-        #expect(speedFailure { _ = try mediator.call(target: "Res", action: "text", as: Int.self) }?.code == .resultTypeMismatch)
-        #expect(try mediator.call(target: "Res", action: "typed", as: ReviewSpeedPoint.self) == ReviewSpeedPoint(x: 3, y: 4.5))
-        let closure = try mediator.call(target: "Res", action: "five", as: (any Sendable).self)
+        #expect(try mediator.callNow(target: "Res", action: "none", as: Int?.self) == nil)
+        #expect(try mediator.callNow(target: "Res", action: "five", as: Int?.self) == 5)
+        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "none", as: Int.self) }?.code == .resultTypeMismatch)
+        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "text", as: Int.self) }?.code == .resultTypeMismatch)
+        #expect(try mediator.callNow(target: "Res", action: "typed", as: ReviewSpeedPoint.self) == ReviewSpeedPoint(x: 3, y: 4.5))
+        let closure = try mediator.callNow(target: "Res", action: "five", as: (any Sendable).self)
         #expect(closure as? Int == 5)
     }
 
     @Test("Decodable results: decoded from plain values, numbers exactly, Optional nil, mismatches named")
     func decodable() throws {
         let mediator = try resultMediator()
-        #expect(try mediator.call(target: "Res", action: "point", as: ReviewSpeedPoint.self) == ReviewSpeedPoint(x: 1, y: 2))
-        #expect(try mediator.call(target: "Res", action: "five", as: Double.self) == 5.0)
-        #expect(try mediator.call(target: "Res", action: "none", as: ReviewSpeedPoint?.self) == nil)
-        #expect(speedFailure { _ = try mediator.call(target: "Res", action: "big", as: Int8.self) }?.code == .resultTypeMismatch)
-        #expect(speedFailure { _ = try mediator.call(target: "Res", action: "none", as: ReviewSpeedPoint.self) }?.code == .resultTypeMismatch)
+        #expect(try mediator.callNow(target: "Res", action: "point", as: ReviewSpeedPoint.self) == ReviewSpeedPoint(x: 1, y: 2))
+        #expect(try mediator.callNow(target: "Res", action: "five", as: Double.self) == 5.0)
+        #expect(try mediator.callNow(target: "Res", action: "none", as: ReviewSpeedPoint?.self) == nil)
+        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "big", as: Int8.self) }?.code == .resultTypeMismatch)
+        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "none", as: ReviewSpeedPoint.self) }?.code == .resultTypeMismatch)
     }
 
     @Test("Async typed results answer as the synchronous ones")

@@ -20,10 +20,10 @@ struct ReviewStaleCreationTests {
                             // The creation that started this task failed long ago: nobody is
                             // creating `Flaky` now, so this call creates it.
                             if awaiting {
-                                return await mediator.perform(target: "Flaky", action: "id", shouldCacheTarget: true) is ObjectIdentifier
+                                return (try? await mediator.call(target: "Flaky", action: "id", shouldCacheTarget: true)) is ObjectIdentifier
                             }
                             do {
-                                _ = try synchronously { try mediator.call(target: "Flaky", action: "id", shouldCacheTarget: true) }
+                                _ = try synchronously { try mediator.callNow(target: "Flaky", action: "id", shouldCacheTarget: true) }
                                 return true
                             } catch {
                                 // A synchronous caller is told to await the async factory.
@@ -59,7 +59,7 @@ struct ReviewStaleCreationTests {
         let go = Latch()
         let later = ReadWriteLock<Task<Bool, Never>?>(nil)
         let mediator = try flakyMediator(go: go, later: later, awaiting: false)
-        _ = await mediator.perform(target: "Flaky", action: "id", shouldCacheTarget: true)
+        _ = try? await mediator.call(target: "Flaky", action: "id", shouldCacheTarget: true)
         go.open()
         let task = try #require(later.withReadLock { $0 })
         #expect(await task.value)

@@ -54,10 +54,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("down") { mediator, _ in
                             probe.record()
-                            return try mediator.call(target: "Gone", action: "x", params: ["n": 1])
+                            return try mediator.callNow(target: "Gone", action: "x", params: ["n": 1])
                         }
                     ])
-            }, start: { _ = try $0.call(target: "Gone", action: "x") })
+            }, start: { _ = try $0.callNow(target: "Gone", action: "x") })
     }
 
     static let all: [NestingPath] = [
@@ -70,10 +70,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                         Action("down") { mediator, params in
                             probe.record()
                             let n = try params.value("n", as: Int.self)
-                            return try mediator.call(target: "Loop", action: "down", params: ["n": n - 1], as: Int.self) + 1
+                            return try mediator.callNow(target: "Loop", action: "down", params: ["n": n - 1], as: Int.self) + 1
                         }
                     ])
-            }, start: { _ = try $0.call(target: "Loop", action: "down", params: ["n": 1_000_000]) }),
+            }, start: { _ = try $0.callNow(target: "Loop", action: "down", params: ["n": 1_000_000]) }),
         NestingPath(
             name: "URL",
             setUp: { mediator, probe in
@@ -82,10 +82,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("go") { mediator, _ in
                             probe.record()
-                            return try mediator.call(url: "app://Remote/go?x=1")
+                            return try mediator.callNow(url: "app://Remote/go?x=1")
                         }
                     ])
-            }, start: { _ = try $0.call(url: "app://Remote/go") }),
+            }, start: { _ = try $0.callNow(url: "app://Remote/go") }),
         NestingPath(
             name: "the target's notFound",
             setUp: { mediator, probe in
@@ -93,17 +93,17 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     target: "Lost", actions: [],
                     notFound: { mediator, _, params in
                         probe.record()
-                        return try mediator.call(target: "Lost", action: "missing", params: params)
+                        return try mediator.callNow(target: "Lost", action: "missing", params: params)
                     })
-            }, start: { _ = try $0.call(target: "Lost", action: "missing", params: ["x": 1]) }),
+            }, start: { _ = try $0.callNow(target: "Lost", action: "missing", params: ["x": 1]) }),
         NestingPath(
             name: "the global fallback",
             setUp: { mediator, probe in
                 mediator.setFallback { [unowned mediator] target, action, params in
                     probe.record()
-                    return try mediator.call(target: target, action: action, params: params)
+                    return try mediator.callNow(target: target, action: action, params: params)
                 }
-            }, start: { _ = try $0.call(target: "Ghost", action: "boo") }),
+            }, start: { _ = try $0.callNow(target: "Ghost", action: "boo") }),
         NestingPath(
             name: "URL to a missing target, answered by NoTargetAction/response",
             setUp: { mediator, probe in
@@ -112,10 +112,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("response") { mediator, _ in
                             probe.record()
-                            return try mediator.call(url: "app://Nope/go?x=1")
+                            return try mediator.callNow(url: "app://Nope/go?x=1")
                         }
                     ])
-            }, start: { _ = try $0.call(url: "app://Nope/go") }),
+            }, start: { _ = try $0.callNow(url: "app://Nope/go") }),
         NestingPath(
             name: "URL with a completion that opens the URL again",
             setUp: { mediator, probe in
@@ -151,10 +151,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("go") { mediator, params in
                             probe.record()
-                            return try mediator.handle(target: "Handle", action: "go").call(params)
+                            return try mediator.handle(target: "Handle", action: "go").callNow(params)
                         }
                     ])
-            }, start: { _ = try $0.handle(target: "Handle", action: "go").call(["x": 1]) }),
+            }, start: { _ = try $0.handle(target: "Handle", action: "go").callNow(["x": 1]) }),
         NestingPath(
             name: "resolved handles, with an observer",
             setUp: { mediator, probe in
@@ -164,10 +164,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("go") { mediator, params in
                             probe.record()
-                            return try mediator.handle(target: "Handle", action: "go").call(params)
+                            return try mediator.handle(target: "Handle", action: "go").callNow(params)
                         }
                     ])
-            }, start: { _ = try $0.handle(target: "Handle", action: "go").call(["x": 1]) }),
+            }, start: { _ = try $0.handle(target: "Handle", action: "go").callNow(["x": 1]) }),
         NestingPath(
             name: "plain calls through an interceptor and an observer",
             setUp: { mediator, probe in
@@ -178,10 +178,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("down") { mediator, params in
                             probe.record()
-                            return try mediator.call(target: "Loop", action: "down", params: params)
+                            return try mediator.callNow(target: "Loop", action: "down", params: params)
                         }
                     ])
-            }, start: { _ = try $0.call(target: "Loop", action: "down", params: ["n": 1]) }),
+            }, start: { _ = try $0.callNow(target: "Loop", action: "down", params: ["n": 1]) }),
         NestingPath(
             name: "routed URLs",
             setUp: { mediator, probe in
@@ -191,10 +191,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("go") { mediator, _ in
                             probe.record()
-                            return try mediator.call(url: "app://loop/1?x=1", params: ["y": 2])
+                            return try mediator.callNow(url: "app://loop/1?x=1", params: ["y": 2])
                         }
                     ])
-            }, start: { _ = try $0.call(url: "app://loop/1") }),
+            }, start: { _ = try $0.callNow(url: "app://loop/1") }),
         degradationLoop(name: "a degradation whose fallback calls the degraded target again", intercepted: false),
         degradationLoop(name: "a degradation, through an interceptor and an observer", intercepted: true),
         NestingPath(
@@ -209,10 +209,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("go") { mediator, _ in
                             probe.record()
-                            return try mediator.call(url: "app://loop/1?x=1", params: ["y": 2])
+                            return try mediator.callNow(url: "app://loop/1?x=1", params: ["y": 2])
                         }
                     ])
-            }, start: { _ = try $0.call(url: "app://loop/1") }),
+            }, start: { _ = try $0.callNow(url: "app://loop/1") }),
         NestingPath(
             name: "typed keys",
             setUp: { mediator, probe in
@@ -222,10 +222,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action(key) { mediator, n in
                             probe.record()
-                            return try mediator.call(key, n - 1) + 1
+                            return try mediator.callNow(key, n - 1) + 1
                         }
                     ])
-            }, start: { _ = try $0.call(ActionKey<Int, Int>(target: "Keyed", action: "down"), 1_000) }),
+            }, start: { _ = try $0.callNow(ActionKey<Int, Int>(target: "Keyed", action: "down"), 1_000) }),
         NestingPath(
             name: "traced calls",
             setUp: { mediator, probe in
@@ -234,10 +234,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("down") { mediator, params in
                             probe.record()
-                            return try mediator.traceCall(target: "Traced", action: "down", params: params).result.get()
+                            return try mediator.tracedCall(target: "Traced", action: "down", params: params).result.get()
                         }
                     ])
-            }, start: { _ = try $0.traceCall(target: "Traced", action: "down").result.get() }),
+            }, start: { _ = try $0.tracedCall(target: "Traced", action: "down").result.get() }),
         NestingPath(
             name: "URLs that degrade",
             setUp: { mediator, probe in
@@ -249,10 +249,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("go") { mediator, _ in
                             probe.record()
-                            return try mediator.call(url: "app://Gone/x?x=1")
+                            return try mediator.callNow(url: "app://Gone/x?x=1")
                         }
                     ])
-            }, start: { _ = try $0.call(url: "app://Gone/x") }),
+            }, start: { _ = try $0.callNow(url: "app://Gone/x") }),
     ]
 }
 
@@ -293,7 +293,7 @@ struct StackDepthTests {
                         return nil
                     }
                 ])
-            path = NestingPath(name: path.name + ", nested", setUp: path.setUp, start: { _ = try $0.call(target: "Outer", action: "start") })
+            path = NestingPath(name: path.name + ", nested", setUp: path.setUp, start: { _ = try $0.callNow(target: "Outer", action: "start") })
         }
         let (error, probe) = try run(path, mediator: mediator, stackSize: 512 * 1024)
         #expect(error?.code == .callDepthExceeded, "\(path.name): \(String(describing: error))")
@@ -319,7 +319,7 @@ struct RedirectDepthTests {
         var table = RedirectTable()
         try table.redirect("Old/go", to: "New/go")
         mediator.setRedirects(table)
-        #expect(try mediator.call(target: "Old", action: "go", as: String.self) == "new")
+        #expect(try mediator.callNow(target: "Old", action: "go", as: String.self) == "new")
     }
 
     @Test("A call at the depth limit may still degrade")
@@ -329,21 +329,21 @@ struct RedirectDepthTests {
         var table = RedirectTable()
         try table.degrade("Gone", to: "Fallback/down")
         mediator.setRedirects(table)
-        #expect(try mediator.call(target: "Gone", action: "x", as: String.self) == "fallback")
+        #expect(try mediator.callNow(target: "Gone", action: "x", as: String.self) == "fallback")
     }
 
     @Test("The action a redirect reaches makes its calls one level deeper")
     func nestedCallsAfterARedirect() throws {
         let mediator = Mediator(maximumCallDepth: 2)
         try mediator.register(target: "Leaf", actions: [Action("x") { _, _ in "leaf" }])
-        try mediator.register(target: "New", actions: [Action("go") { mediator, _ in try mediator.call(target: "Leaf", action: "x") }])
+        try mediator.register(target: "New", actions: [Action("go") { mediator, _ in try mediator.callNow(target: "Leaf", action: "x") }])
         var table = RedirectTable()
         try table.redirect("Old/go", to: "New/go")
         mediator.setRedirects(table)
         // Unredirected, New/go (1) calls Leaf/x (2); redirected, Leaf/x would be 3.
-        #expect(try mediator.call(target: "New", action: "go", as: String.self) == "leaf")
+        #expect(try mediator.callNow(target: "New", action: "go", as: String.self) == "leaf")
         #expect {
-            try mediator.call(target: "Old", action: "go")
+            try mediator.callNow(target: "Old", action: "go")
         } throws: { error in
             let error = error as? MediatorError
             return error?.code == .callDepthExceeded && error?.target == "Leaf"
@@ -369,7 +369,7 @@ struct RedirectDepthTests {
         var table = RedirectTable()
         try table.redirect("Old/go", to: "New/go")
         mediator.setRedirects(table)
-        #expect(try mediator.call(target: "Old", action: "go", as: String.self) == "went")
+        #expect(try mediator.callNow(target: "Old", action: "go", as: String.self) == "went")
         #expect(outcomes.withLock { $0 } == ["\(MediatorError.Code.callDepthExceeded)"])
     }
 }

@@ -86,7 +86,7 @@ struct StressTests {
                 // The sum n + (n-1) + ... + 1, one nested dispatch per term.
                 Action("sum") { mediator, params in
                     let n = try params.value("n", as: Int.self)
-                    return n == 0 ? 0 : n + (try mediator.call(target: "Nest", action: "sum", params: ["n": n - 1], as: Int.self))
+                    return n == 0 ? 0 : n + (try mediator.callNow(target: "Nest", action: "sum", params: ["n": n - 1], as: Int.self))
                 }
             ])
     }
@@ -129,20 +129,21 @@ struct StressTests {
                     case .cachedCall:
                         ledger.cachedCallsIssued.increment()
                         do {
-                            let result = try mediator.call(target: "Target_Cached\(target)", action: "Action_add", params: ["a": "\(a)", "b": b], as: Int.self)
+                            let result = try mediator.callNow(
+                                target: "Target_Cached\(target)", action: "Action_add", params: ["a": "\(a)", "b": b], as: Int.self)
                             if result != a + b { ledger.fail("\(context): got \(result), expected \(a + b)") }
                         } catch { ledger.fail("\(context): \(error)") }
                     case .cachedURL:
                         ledger.cachedCallsIssued.increment()
                         do {
-                            let result = try mediator.call(url: "app://Cached\(target)/add?a=\(a)&b=\(b)")
+                            let result = try mediator.callNow(url: "app://Cached\(target)/add?a=\(a)&b=\(b)")
                             if result as? Int != a + b { ledger.fail("\(context): got \(String(describing: result)), expected \(a + b)") }
                         } catch { ledger.fail("\(context): \(error)") }
                     case .cachedHandle:
                         ledger.cachedCallsIssued.increment()
                         do {
                             let handle = try mediator.handle(target: "Cached\(target)", action: "add")
-                            if try handle.call(["a": a, "b": b]) as? Int != a + b { ledger.fail("\(context): wrong sum") }
+                            if try handle.callNow(["a": a, "b": b]) as? Int != a + b { ledger.fail("\(context): wrong sum") }
                         } catch { ledger.fail("\(context): \(error)") }
                     case .freshPerform:
                         ledger.freshCallsIssued.increment()
@@ -196,7 +197,7 @@ struct StressTests {
         let names = registered.withLock { $0 }
         #expect(names.joined().count > Self.threads * 100)
         for name in names.joined() {
-            #expect(await mediator.perform(target: name, action: "name") as? String == name, "\(name)")
+            #expect((try? await mediator.call(target: name, action: "name")) as? String == name, "\(name)")
         }
         for (thread, count) in ownActions.withLock({ $0 }).enumerated() {
             #expect(mediator.target(named: "Own\(thread)")?.actions.count == count)

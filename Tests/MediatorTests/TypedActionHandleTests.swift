@@ -47,7 +47,7 @@ final class Target_HandleKeyed: MediatorTarget {
         },
         Action(.handleKeyedRecurse) { target, input in
             guard input.a > 0, let handle = target.box.handle.withReadLock({ $0 }) else { return HandleTotal(total: 0, instance: target.number) }
-            return try handle.call(HandleSum(a: input.a - 1, b: input.b))
+            return try handle.callNow(HandleSum(a: input.a - 1, b: input.b))
         },
     ]
     let number: Int
@@ -96,7 +96,7 @@ private func makeMediator(box: HandleBox = HandleBox(), maximumCallDepth: Int = 
 
 /// The synchronous call (in async code the async overload would win).
 private func callNow<Input, Output>(_ handle: TypedActionHandle<Input, Output>, _ input: Input) throws(MediatorError) -> Output {
-    try handle.call(input)
+    try handle.callNow(input)
 }
 
 // MARK: - Tests
@@ -111,7 +111,7 @@ struct TypedActionHandleTests {
         #expect(made.value == 1)
         #expect(try callNow(add, HandleSum(a: 2, b: 3)) == HandleTotal(total: 5, instance: 1))
         #expect(try callNow(add, HandleSum(a: -7, b: 3)) == HandleTotal(total: -4, instance: 1))
-        #expect(try mediator.call(.handleKeyedAdd, HandleSum(a: 2, b: 3), shouldCacheTarget: true) == HandleTotal(total: 5, instance: 1))
+        #expect(try mediator.callNow(.handleKeyedAdd, HandleSum(a: 2, b: 3), shouldCacheTarget: true) == HandleTotal(total: 5, instance: 1))
         #expect(made.value == 1)
     }
 
@@ -197,6 +197,6 @@ struct TypedActionHandleTests {
         let add = try mediator.handle(.handleKeyedAdd, shouldCacheTarget: true)
         try mediator.register(Target_HandleKeyed.self, replacingExisting: true) { _ in Target_HandleKeyed(number: 99) }
         #expect(try callNow(add, HandleSum(a: 1, b: 1)) == HandleTotal(total: 2, instance: 1))
-        #expect(try mediator.call(.handleKeyedAdd, HandleSum(a: 1, b: 1), shouldCacheTarget: true) == HandleTotal(total: 2, instance: 99))
+        #expect(try mediator.callNow(.handleKeyedAdd, HandleSum(a: 1, b: 1), shouldCacheTarget: true) == HandleTotal(total: 2, instance: 99))
     }
 }

@@ -39,19 +39,19 @@ struct TypedResultTests {
 
     @Test("A dictionary result decodes into the caller's own Decodable type")
     func decodesDictionary() throws {
-        #expect(try mediator.call(target: "Geo", action: "point", as: Point.self) == Point(x: 1, y: 2.5, label: "p"))
+        #expect(try mediator.callNow(target: "Geo", action: "point", as: Point.self) == Point(x: 1, y: 2.5, label: "p"))
     }
 
     @Test("Nested arrays and dictionaries decode, with text coerced as params are")
     func decodesNested() throws {
-        let shape = try mediator.call(target: "Geo", action: "shape", params: ["small": 5], as: Shape.self)
+        let shape = try mediator.callNow(target: "Geo", action: "shape", params: ["small": 5], as: Shape.self)
         #expect(shape == Shape(name: "tri", points: [Point(x: 0, y: 0, label: nil), Point(x: 3, y: 4.5, label: "text coerced")], tags: ["single"], small: 5))
     }
 
     @Test("A result that does not fit names the path and the value")
     func mismatchNamesPath() {
         let error = #expect(throws: MediatorError.self) {
-            try mediator.call(target: "Geo", action: "shape", params: ["small": 300], as: Shape.self)
+            try mediator.callNow(target: "Geo", action: "shape", params: ["small": 300], as: Shape.self)
         }
         #expect(error?.code == .resultTypeMismatch)
         #expect(error?.target == "Geo")
@@ -61,12 +61,12 @@ struct TypedResultTests {
 
     @Test("A plain result of the wrong type is a resultTypeMismatch; nil fits only an Optional")
     func plainMismatch() throws {
-        #expect(try mediator.call(target: "Geo", action: "number", as: Int.self) == 7)
-        let wrong = #expect(throws: MediatorError.self) { try mediator.call(target: "Geo", action: "number", as: String.self) }
+        #expect(try mediator.callNow(target: "Geo", action: "number", as: Int.self) == 7)
+        let wrong = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Geo", action: "number", as: String.self) }
         #expect(wrong?.code == .resultTypeMismatch)
-        let none = #expect(throws: MediatorError.self) { try mediator.call(target: "Geo", action: "nothing", as: Point.self) }
+        let none = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Geo", action: "nothing", as: Point.self) }
         #expect(none?.description.contains("got nothing") == true)
-        #expect(try mediator.call(target: "Geo", action: "nothing", as: Int?.self) == nil)
+        #expect(try mediator.callNow(target: "Geo", action: "nothing", as: Int?.self) == nil)
     }
 
     @Test(
@@ -86,10 +86,10 @@ struct TypedResultTests {
         let mediator = Mediator()
         try mediator.register(target: "Number", actions: [Action("get") { _, _ in result }])
         func decoded<T: Decodable & BinaryFloatingPoint>(_: T.Type) throws(MediatorError) -> Double {
-            Double(try mediator.call(target: "Number", action: "get", as: T.self))
+            Double(try mediator.callNow(target: "Number", action: "get", as: T.self))
         }
         func decoded<T: Decodable & BinaryInteger>(_: T.Type) throws(MediatorError) -> Double {
-            Double(try mediator.call(target: "Number", action: "get", as: T.self))
+            Double(try mediator.callNow(target: "Number", action: "get", as: T.self))
         }
         let outcome: Result<Double, MediatorError> =
             switch type {
@@ -117,8 +117,8 @@ struct TypedResultTests {
                 Action("exact") { _, _ in ["value": 0.25] as [String: any Sendable] },
                 Action("huge") { _, _ in ["value": 1e39] as [String: any Sendable] },
             ])
-        #expect(try mediator.call(target: "Sensor", action: "exact", as: Reading.self).value == 0.25)
-        let error = #expect(throws: MediatorError.self) { try mediator.call(target: "Sensor", action: "huge", as: Reading.self) }
+        #expect(try mediator.callNow(target: "Sensor", action: "exact", as: Reading.self).value == 0.25)
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(target: "Sensor", action: "huge", as: Reading.self) }
         #expect(error?.code == .resultTypeMismatch)
         #expect(error?.reason.contains("value") == true)
     }

@@ -21,7 +21,7 @@ struct URLBehaviourTests {
                     return "wiped"
                 }
             ])
-        let error = #expect(throws: MediatorError.self) { try mediator.call(url: "app://Guarded/nativeWipe") }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Guarded/nativeWipe") }
         #expect(error?.code == .forbidden)
         #expect(error?.target == "Guarded")
         #expect(error?.action == "nativeWipe")
@@ -41,7 +41,7 @@ struct URLBehaviourTests {
                     return "reset"
                 }
             ])
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "app://Admin/reset") })?.code == .forbidden)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Admin/reset") })?.code == .forbidden)
         #expect(ran.value == 0)
         #expect(mediator.perform(target: "Admin", action: "reset") as? String == "reset")
     }
@@ -51,7 +51,7 @@ struct URLBehaviourTests {
         mediator.urlPolicy = URLPolicy(allowedSchemes: ["MyApp"])
         #expect(mediator.open("myapp://Other/ping") as? String == "pong")
         #expect(mediator.open("MYAPP://Other/ping") as? String == "pong")
-        let error = #expect(throws: MediatorError.self) { try mediator.call(url: "evil://Other/ping") }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(url: "evil://Other/ping") }
         #expect(error?.code == .forbidden)
         #expect(error?.description.contains("scheme \"evil\" is not allowed (allowed: myapp)") == true)
     }
@@ -61,24 +61,24 @@ struct URLBehaviourTests {
         mediator.urlPolicy = URLPolicy(allowedTargets: ["Target_Other"])
         #expect(mediator.open("app://Other/ping") as? String == "pong")
         #expect(mediator.open("app://Target_Other/ping") as? String == "pong")
-        let error = #expect(throws: MediatorError.self) { try mediator.call(url: "app://Echo/echo") }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Echo/echo") }
         #expect(error?.code == .forbidden)
         #expect(error?.description.contains("target \"Echo\" is not open to URL calls") == true)
         // The allow-list holds for unknown targets too: they never reach the fallback.
         mediator.setFallback { _, _, _ in "fallback" }
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "app://Ghost/x") })?.code == .forbidden)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Ghost/x") })?.code == .forbidden)
     }
 
     @Test("The length limit refuses long URLs before parsing; it is configurable")
     func lengthLimit() {
         let long = "app://Echo/echo?a=" + String(repeating: "x", count: URLPolicy.defaultMaximumLength)
-        let error = #expect(throws: MediatorError.self) { try mediator.call(url: long) }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(url: long) }
         #expect(error?.code == .invalidURL)
         #expect(error?.description.contains("over the limit of 65536") == true)
         #expect((error?.description.count ?? .max) < 300)
         // A URL that is not even well-formed past the limit gets the length error, not a parse error.
         #expect(
-            (#expect(throws: MediatorError.self) { try mediator.call(url: String(repeating: "%", count: 70_000)) })?.description.contains("over the limit")
+            (#expect(throws: MediatorError.self) { try mediator.callNow(url: String(repeating: "%", count: 70_000)) })?.description.contains("over the limit")
                 == true)
         mediator.urlPolicy = URLPolicy(maximumLength: 20)
         #expect(mediator.open("app://Other/ping") as? String == "pong")
@@ -88,12 +88,12 @@ struct URLBehaviourTests {
     @Test("The query item limit is 1,024 by default and configurable; empty items do not count")
     func itemLimit() throws {
         let items = (0..<1_024).map { "k\($0)=v" }.joined(separator: "&")
-        #expect(echoed(try mediator.call(url: "app://Echo/echo?" + items))?.count == 1_024)
-        let error = #expect(throws: MediatorError.self) { try mediator.call(url: "app://Echo/echo?" + items + "&one=more") }
+        #expect(echoed(try mediator.callNow(url: "app://Echo/echo?" + items))?.count == 1_024)
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Echo/echo?" + items + "&one=more") }
         #expect(error?.code == .invalidURL)
         #expect(error?.description.contains("more than 1024 query items") == true)
         mediator.urlPolicy = URLPolicy(maximumQueryItems: 2)
-        #expect(echoed(try mediator.call(url: "app://Echo/echo?a=1&&&b=2&"))?.count == 2)
+        #expect(echoed(try mediator.callNow(url: "app://Echo/echo?a=1&&&b=2&"))?.count == 2)
         #expect(mediator.open("app://Echo/echo?a=1&b=2&c=3") == nil)
     }
 
@@ -107,7 +107,7 @@ struct URLBehaviourTests {
             ])
         #expect(mediator.open("app://Calc/add?a=40&b=2") as? Int == 42)
         #expect(mediator.open("app://Calc/all?n=1&n=2&n=3") as? Int == 6)
-        let error = #expect(throws: MediatorError.self) { try mediator.call(url: "app://Calc/add?a=4x&b=2") }
+        let error = #expect(throws: MediatorError.self) { try mediator.callNow(url: "app://Calc/add?a=4x&b=2") }
         #expect(error?.code == .invalidParameter)
         #expect(error?.description == "Calc/add: invalid parameter \"a\": expected Int, got String \"4x\"")
     }

@@ -21,7 +21,7 @@ struct URLFuzzTests {
             let url = iteration % 2 == 0 ? randomURL(using: &random) : mutatedURL(using: &random)
             let answered: Bool
             do {
-                answered = try mediator.call(url: url) != nil
+                answered = try mediator.callNow(url: url) != nil
                 outcomes["ok", default: 0] += 1
             } catch {
                 answered = false

@@ -23,9 +23,9 @@ struct URLPolicyTests {
         try mediator.register(target: "Notes", actions: [Action("list") { _, _ in "list" }])
         #expect(mediator.open("myapp://Notes/list") as? String == "list")
         mediator.urlPolicy.allowedSchemes = ["OtherApp"]
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "myapp://Notes/list") })?.code == .forbidden)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(url: "myapp://Notes/list") })?.code == .forbidden)
         #expect(mediator.open("otherapp://Notes/list") as? String == "list")
         mediator.urlPolicy.allowedTargets = ["Accounts"]
-        #expect((#expect(throws: MediatorError.self) { try mediator.call(url: "otherapp://Notes/list") })?.code == .forbidden)
+        #expect((#expect(throws: MediatorError.self) { try mediator.callNow(url: "otherapp://Notes/list") })?.code == .forbidden)
     }
 }

@@ -117,11 +117,11 @@ struct URLTableTests {
         let mediator = try urlTestMediator()
         switch testCase.expected {
         case .params(let expected):
-            #expect(echoed(try mediator.call(url: testCase.url)) == expected)
+            #expect(echoed(try mediator.callNow(url: testCase.url)) == expected)
         case .value(let expected):
-            #expect(try mediator.call(url: testCase.url) as? String == expected)
+            #expect(try mediator.callNow(url: testCase.url) as? String == expected)
         case .error(let code, let text):
-            let error = #expect(throws: MediatorError.self) { try mediator.call(url: testCase.url) }
+            let error = #expect(throws: MediatorError.self) { try mediator.callNow(url: testCase.url) }
             #expect(error?.code == code)
             #expect(error?.description.contains(text) == true, "\(error?.description ?? "no error")")
             #expect(mediator.open(testCase.url) == nil)

@@ -95,7 +95,7 @@ struct ValueDecoderTests {
             "stops": [[1, 2], [3]] as [[Int]], "legs": [["from": "a", "to": "b"], ["from": "b", "to": "c"]] as [[String: String]],
             "base": "root",
         ]
-        let journey = try mediator(returning: value).call(target: "Source", action: "get", as: Journey.self)
+        let journey = try mediator(returning: value).callNow(target: "Source", action: "get", as: Journey.self)
         #expect(journey.name == "trip" && journey.origin == ("Oslo", 150) && journey.stops == [[1, 2], [3]])
         #expect(journey.legs.map { "\($0.from)\($0.to)" } == ["ab", "bc"])
         #expect(journey.note == nil && journey.parent == "root" && journey.first == 1)
@@ -103,7 +103,7 @@ struct ValueDecoderTests {
 
     @Test("An unkeyed container reads nils, single values and text; past its end is an error naming the index")
     func unkeyedReadings() throws {
-        let readings = try mediator(returning: [1, nil, "3"] as [(any Sendable)?]).call(target: "Source", action: "get", as: Readings.self)
+        let readings = try mediator(returning: [1, nil, "3"] as [(any Sendable)?]).callNow(target: "Source", action: "get", as: Readings.self)
         #expect(readings == Readings(values: [1, nil, 3]))
         let short = #expect(throws: MediatorError.self) {
             try mediator(returning: [1] as [Int]).call(target: "Source", action: "get", as: [Int].self, count: 2)
@@ -124,7 +124,7 @@ struct ValueDecoderTests {
         ] as [([String: any Sendable], String)])
     func nestedMismatch(value: [String: any Sendable], path: String) throws {
         let error = #expect(throws: MediatorError.self) {
-            try mediator(returning: value).call(target: "Source", action: "get", as: Journey.self)
+            try mediator(returning: value).callNow(target: "Source", action: "get", as: Journey.self)
         }
         #expect(error?.code == .resultTypeMismatch)
         #expect(error?.reason.contains(path) == true, "\(String(describing: error))")
@@ -134,7 +134,7 @@ struct ValueDecoderTests {
 extension Mediator {
     /// Decodes a fixed number of elements, to read past the end of a short array.
     func call(target: String, action: String, as _: [Int].Type, count: Int) throws(MediatorError) -> [Int] {
-        try call(target: target, action: action, as: FixedCount.self).values
+        try callNow(target: target, action: action, as: FixedCount.self).values
     }
 }
 

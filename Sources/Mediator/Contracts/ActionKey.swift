@@ -15,7 +15,7 @@
 /// Action<Target_Notes>(.notesCreate) { notes, request in try notes.create(request) }
 ///
 /// // any caller
-/// let note = try mediator.call(.notesCreate, CreateNote(token: token, title: "hi"))
+/// let note = try mediator.callNow(.notesCreate, CreateNote(token: token, title: "hi"))
 /// ```
 ///
 /// When caller and provider both use the key, the input and output values are passed as they

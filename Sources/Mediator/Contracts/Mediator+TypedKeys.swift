@@ -1,10 +1,12 @@
 // MARK: - Calls through typed keys
 
 extension Mediator {
-    /// Calls the action `key` names with a typed input and returns its typed output.
+    /// Calls the action `key` names with a typed input on the calling thread, without awaiting,
+    /// and returns its typed output: the form for code that cannot `await`; the awaiting
+    /// ``call(_:_:shouldCacheTarget:)`` is the primary one.
     ///
     /// ```swift
-    /// let note = try mediator.call(.notesCreate, CreateNote(token: token, title: "hi"))
+    /// let note = try mediator.callNow(.notesCreate, CreateNote(token: token, title: "hi"))
     /// ```
     ///
     /// When the provider registered the action against a key of the same input type, `input` is
@@ -13,16 +15,16 @@ extension Mediator {
     /// checked first as params, defaults filled in, whether or not anything observes the mediator.
     /// Otherwise (an action registered by name,
     /// `notFound`, a fallback) `input` is encoded to params, checked like any in-process call's, and
-    /// the result decoded into `Output` (``call(target:action:params:shouldCacheTarget:as:)-3vl9j``).
+    /// the result decoded into `Output` (``call(target:action:params:shouldCacheTarget:as:)``).
     ///
     /// - Parameters:
     ///   - key: the action and its types.
     ///   - input: the action's input.
     ///   - shouldCacheTarget: keep the target instance for later calls (as for the calls by name).
     /// - Returns: the action's output.
-    /// - Throws: what ``call(target:action:params:shouldCacheTarget:)-8qzr1`` throws, or
+    /// - Throws: what ``callNow(target:action:params:shouldCacheTarget:)`` throws, or
     ///   ``MediatorError/Code/resultTypeMismatch`` when the result cannot be read as `Output`.
-    public func call<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input, shouldCacheTarget: Bool = false) throws(MediatorError) -> Output {
+    public func callNow<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input, shouldCacheTarget: Bool = false) throws(MediatorError) -> Output {
         guard let saved = CallDepth.enter(limit: maximumCallDepth) else { throw callDepthExceededError(target: key.target, action: key.action) }
         defer { CallDepth.restore(saved) }
         // The hot path: a ready instance and a synchronous body registered against a key of these
@@ -43,8 +45,16 @@ extension Mediator {
         return try output(result, of: key)
     }
 
-    /// Calls the action `key` names, awaiting it if need be (an async action, an async factory,
-    /// main-actor code off the main actor), and returns its typed output.
+    /// Calls the action `key` names with a typed input, awaiting it if need be (an async action,
+    /// an async factory, main-actor code off the main actor), and returns its typed output.
+    ///
+    /// When the provider registered the action against a key of the same input type, `input` is
+    /// passed to it as is and its output returned as is, unless the input declares more than its
+    /// type can say (a bound such as `.integer(minimum: 1, maximum: 10)`, or a default): then it is
+    /// checked first as params, defaults filled in, whether or not anything observes the mediator.
+    /// Otherwise (an action registered by name, `notFound`, a fallback) `input` is encoded to
+    /// params, checked like any in-process call's, and the result decoded into `Output`
+    /// (``call(target:action:params:shouldCacheTarget:as:)``).
     ///
     /// ```swift
     /// let markdown = try await mediator.call(.notesExport, ExportNotes(token: token))
@@ -55,7 +65,7 @@ extension Mediator {
     ///   - input: the action's input.
     ///   - shouldCacheTarget: keep the target instance for later calls (as for the calls by name).
     /// - Returns: the action's output.
-    /// - Throws: what the async ``call(target:action:params:shouldCacheTarget:)-6k8m1`` throws, or
+    /// - Throws: what ``call(target:action:params:shouldCacheTarget:)`` throws, or
     ///   ``MediatorError/Code/resultTypeMismatch``.
     public func call<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input, shouldCacheTarget: Bool = false) async throws(MediatorError) -> Output {
         let result = try await dispatchAwaiting(

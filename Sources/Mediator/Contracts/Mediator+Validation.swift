@@ -40,7 +40,7 @@ extension Mediator {
         try check(target: target, action: action, params: params, origin: .inProcess)
     }
 
-    /// Checks a URL call as ``open(_:)-7epki`` would before running it, and runs nothing:
+    /// Checks a URL call as ``open(_:params:completion:)`` would before running it, and runs nothing:
     /// redirects and a degradation are followed as for ``validate(target:action:params:)``, each
     /// hop meeting the URL rules.
     ///

@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// let create = try mediator.handle(target: "Notes", action: "create", shouldCacheTarget: true)
-/// for title in titles { _ = try create.call(["token": token, "title": title]) }
+/// for title in titles { _ = try await create.call(["token": token, "title": title]) }
 /// ```
 ///
 /// A handle keeps the action and (when caching) the target instance it resolved; it does not see
@@ -58,7 +58,8 @@ public struct ActionHandle: Sendable {
         }
     }
 
-    /// Runs the action with `params`; the result, or the reason it failed.
+    /// Runs the action with `params` on the calling thread, without awaiting: the result, or the
+    /// reason it failed. For code that cannot `await`.
     ///
     /// - Parameter params: the call's params.
     /// - Returns: the action's result (`nil` when it returned nothing).
@@ -67,7 +68,7 @@ public struct ActionHandle: Sendable {
     ///   ``MediatorError/Code/callDepthExceeded`` for runaway recursion,
     ///   ``MediatorError/Code/asyncAction`` when the action (or the factory) must be awaited.
     @discardableResult
-    public func call(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
+    public func callNow(_ params: Params = [:]) throws(MediatorError) -> (any Sendable)? {
         if let interception = mediator.currentInterception {
             return try intercepted(interception, params, awaiting: false).value(mediator)
         }
@@ -95,7 +96,7 @@ public struct ActionHandle: Sendable {
     ///
     /// - Parameter params: the call's params.
     /// - Returns: the action's result (`nil` when it returned nothing).
-    /// - Throws: as the synchronous ``call(_:)-9vfzt``, except `asyncAction`; and
+    /// - Throws: as ``callNow(_:)``, except `asyncAction`; and
     ///   ``MediatorError/Code/cancelled``.
     @discardableResult
     public func call(_ params: Params = [:]) async throws(MediatorError) -> (any Sendable)? {
@@ -107,24 +108,6 @@ public struct ActionHandle: Sendable {
         let outcome = outcome(params, awaiting: true)
         guard case .suspended = outcome else { return try outcome.value(mediator) }
         return try await outcome.finished(depth: CallDepth.current + 1).value(mediator)
-    }
-
-    /// Runs the action; `nil` when it returned nothing or failed.
-    ///
-    /// - Parameter params: the call's params.
-    /// - Returns: the action's result, or `nil` when it returned nothing or the call failed.
-    @discardableResult
-    public func perform(_ params: Params = [:]) -> (any Sendable)? {
-        try? call(params)
-    }
-
-    /// Runs the action, awaiting it if need be; `nil` when it returned nothing or failed.
-    ///
-    /// - Parameter params: the call's params.
-    /// - Returns: the action's result, or `nil` when it returned nothing or the call failed.
-    @discardableResult
-    public func perform(_ params: Params = [:]) async -> (any Sendable)? {
-        try? await call(params)
     }
 
     /// The call as far as it goes without awaiting (see ``Mediator``'s `dispatch`); `input` is a
@@ -208,7 +191,7 @@ extension Mediator {
     ///
     /// ```swift
     /// let get = try mediator.handle(target: "Notes", action: "get")
-    /// let note = try get.call(["id": 1])
+    /// let note = try get.callNow(["id": 1])
     /// ```
     ///
     /// - Parameters:

@@ -1,4 +1,4 @@
-// MARK: - Async and completion entry points
+// MARK: - Calls by name
 
 extension Mediator {
     /// Calls an action and awaits its result: sync and async actions alike, main-actor ones after
@@ -8,9 +8,12 @@ extension Mediator {
     /// let page = try await mediator.call(target: "Feed", action: "load", params: ["page": 1])
     /// ```
     ///
-    /// The same names, fallbacks, cache and errors as the synchronous
-    /// ``call(target:action:params:shouldCacheTarget:)``; an async action's error is wrapped with
-    /// the target and action names exactly as a synchronous one's. The call runs in the calling
+    /// The primary way to call: the same names, fallbacks, cache and errors as
+    /// ``callNow(target:action:params:shouldCacheTarget:)`` (the form for code that cannot
+    /// `await`); an async action's error is wrapped with the target and action names exactly as a
+    /// synchronous one's. Code that is not async but wants the result later starts a task:
+    /// `Task { @MainActor in show(try await mediator.call(...)) }` runs the call and its
+    /// continuation on the main actor. The call runs in the calling
     /// task: cancelling the task reaches the action (`Task.isCancelled`, `CancellationError`), and
     /// nothing the call started is left running when it returns. A call that ends in
     /// `CancellationError` throws ``MediatorError/Code/cancelled``; an action that returns
@@ -23,7 +26,7 @@ extension Mediator {
     ///   - shouldCacheTarget: keep the target instance for later calls. Concurrent callers of a
     ///     cached target get one instance; its factory runs once, and waiting callers suspend.
     /// - Returns: the action's result (`nil` when the action returned nothing).
-    /// - Throws: ``MediatorError``: every code the synchronous `call` throws except
+    /// - Throws: ``MediatorError``: every code ``callNow(target:action:params:shouldCacheTarget:)`` throws except
     ///   `asyncAction`, and `cancelled`.
     @discardableResult
     public func call(
@@ -35,33 +38,7 @@ extension Mediator {
         try await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget).value(self)
     }
 
-    /// Calls an action and awaits its result; `nil` when it returned nothing or the call failed,
-    /// as ``perform(target:action:params:shouldCacheTarget:)`` but running async actions too.
-    ///
-    /// ```swift
-    /// let page = await mediator.perform(target: "Feed", action: "load", params: ["page": 1])
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - target: the target's short or full name.
-    ///   - action: the action's short or full name.
-    ///   - params: the call's params.
-    ///   - shouldCacheTarget: keep the target instance for later calls.
-    /// - Returns: the action's result, or `nil` when it returned nothing or the call failed.
-    @discardableResult
-    public func perform(
-        target: String,
-        action: String,
-        params: Params = [:],
-        shouldCacheTarget: Bool = false
-    ) async -> (any Sendable)? {
-        if case .answered(let value) = await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) {
-            return value
-        }
-        return nil
-    }
-
-    /// CTMediator's style for callers that are not async: runs the action (sync or async) in a
+    /// For callers that are not async and want a callback: runs the action (sync or async) in a
     /// new task and calls `completion` exactly once with the outcome: on success, on failure, on
     /// cancellation, and when a fallback throws.
     ///
@@ -76,7 +53,7 @@ extension Mediator {
     ///
     /// The completion is called from that task (which may run before or after `perform` has
     /// returned), not on the main actor unless you hop there (`Task { @MainActor in ... }`). It
-    /// counts as one call nested in the call it completes, as ``open(_:completion:)``'s does, so a
+    /// counts as one call nested in the call it completes, as ``open(_:params:completion:)``'s does, so a
     /// completion that starts the same call again ends, ``maximumCallDepth`` levels down, in
     /// ``MediatorError/Code/callDepthExceeded``, told to the completion one level deeper; a
     /// completion that calls again from there is not called back, which is where the recursion

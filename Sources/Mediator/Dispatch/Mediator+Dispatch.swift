@@ -1,19 +1,20 @@
 // MARK: - Dispatch
 
 extension Mediator {
-    /// CTMediator's `performTarget:action:params:shouldCacheTarget:`: runs the action and returns
-    /// its result, or `nil` when it returned nothing or the call failed in any way.
+    /// Calls an action on the calling thread, without awaiting, and throws the reason a call
+    /// failed: the form for code that cannot `await` (a UIKit callback, a synchronous
+    /// wrapper). Code that can `await` uses ``call(target:action:params:shouldCacheTarget:)``.
     ///
     /// ```swift
-    /// let note = mediator.perform(target: "Notes", action: "get", params: ["id": 1])
+    /// do {
+    ///     let note = try mediator.callNow(target: "Notes", action: "get", params: ["id": "seven"])
+    /// } catch {
+    ///     print(error)   // Notes/get: invalid parameter "id": expected Int, got String "seven"
+    /// }
     /// ```
     ///
-    /// CTMediator's name is kept because it is what its users know; the names it takes may be
-    /// short as well as full: `perform(target: "Notes", action: "get")` and
-    /// `perform(target: "Target_Notes", action: "Action_get")` are the same call (so is the
-    /// selector string `Action_get:`). When the action is missing, the target's `notFound` and
-    /// then the global fallback may answer (see ``setFallback(_:)-(Fallback?)``).
-    /// Use ``call(target:action:params:shouldCacheTarget:)-8qzr1`` to learn why a call failed.
+    /// Its name differs from the awaiting `call` on purpose: with two overloads of one name, Swift
+    /// picks the synchronous one in top-level code even where `await` is written.
     ///
     /// - Parameters:
     ///   - target: the target's short (`Notes`) or full (`Target_Notes`) name.
@@ -21,42 +22,6 @@ extension Mediator {
     ///   - params: the call's params; every value is `Sendable`.
     ///   - shouldCacheTarget: keep the target instance for later calls. A cached instance
     ///     is reused by every later call, whatever its flag, until released.
-    /// - Returns: the action's result (or the answer of `notFound` or a fallback); `nil` when it
-    ///   returned nothing, or when the call failed for any reason (including an action that must
-    ///   be awaited: see ``MediatorError/Code/asyncAction``; it is not run).
-    @discardableResult
-    public func perform(
-        target: String,
-        action: String,
-        params: Params = [:],
-        shouldCacheTarget: Bool = false
-    ) -> (any Sendable)? {
-        // A switch on the call itself moves the value out (binding from a stored outcome copied it).
-        switch dispatch(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget) {
-        case .answered(let value): return value
-        case .suspended(let suspension):
-            suspension.abandon(self)
-            return nil
-        default: return nil
-        }
-    }
-
-    /// Like ``perform(target:action:params:shouldCacheTarget:)-4btqc``, but throws the reason a call failed.
-    ///
-    /// ```swift
-    /// do {
-    ///     let note = try mediator.call(target: "Notes", action: "get", params: ["id": "seven"])
-    /// } catch {
-    ///     print(error)   // Notes/get: invalid parameter "id": expected Int, got String "seven"
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - target: the target's short (`Notes`) or full (`Target_Notes`) name.
-    ///   - action: the action's short (`get`) or full (`Action_get`) name.
-    ///   - params: the call's params; every value is `Sendable`.
-    ///   - shouldCacheTarget: keep the target instance for later calls (see
-    ///     ``perform(target:action:params:shouldCacheTarget:)-4btqc``).
     /// - Returns: the action's result (`nil` when the action returned nothing).
     /// - Throws: ``MediatorError`` with code `targetNotFound` or `actionNotFound` (with the names
     ///   that exist and a "did you mean"), `invalidParameter` (the key and what was wrong),
@@ -66,7 +31,7 @@ extension Mediator {
     ///   `await`: an async action or factory, or main-actor code called off the main actor; nothing
     ///   of it ran).
     @discardableResult
-    public func call(
+    public func callNow(
         target: String,
         action: String,
         params: Params = [:],

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// let create = try mediator.handle(.notesCreate, shouldCacheTarget: true)
-/// for title in titles { _ = try create.call(CreateNote(token: token, title: title)) }
+/// for title in titles { _ = try create.callNow(CreateNote(token: token, title: title)) }
 /// ```
 ///
 /// It is an ``ActionHandle`` with the key's types: it keeps the action and (when caching) the
@@ -13,7 +13,7 @@
 /// fallbacks (resolving a missing action throws). When the provider registered the action against
 /// a key of the same input and output types, the target's instance is ready and nothing intercepts
 /// calls, a call is the body itself plus the call-depth count. Otherwise it goes the way of
-/// ``Mediator/call(_:_:shouldCacheTarget:)-hgnh`` from the handle's resolution: the input encoded
+/// ``Mediator/call(_:_:shouldCacheTarget:)`` from the handle's resolution: the input encoded
 /// to params for an action registered by name, the result decoded into `Output`, interceptors and
 /// observers told.
 public struct TypedActionHandle<Input: Codable & Sendable, Output: Codable & Sendable>: Sendable {
@@ -39,14 +39,15 @@ public struct TypedActionHandle<Input: Codable & Sendable, Output: Codable & Sen
         }
     }
 
-    /// Runs the action with `input` and returns its output.
+    /// Runs the action with `input` on the calling thread, without awaiting, and returns its
+    /// output: for code that cannot `await`.
     ///
     /// - Parameter input: the action's input.
     /// - Returns: the action's output.
-    /// - Throws: ``MediatorError``: what ``ActionHandle/call(_:)-9vfzt`` throws, and
+    /// - Throws: ``MediatorError``: what ``ActionHandle/callNow(_:)`` throws, and
     ///   ``MediatorError/Code/resultTypeMismatch`` when the result cannot be read as `Output`.
     @inlinable
-    public func call(_ input: Input) throws(MediatorError) -> Output {
+    public func callNow(_ input: Input) throws(MediatorError) -> Output {
         // Inlinable so that the caller's copy is specialized for its types: run generically, the
         // fast path spent ~1,800 instructions per call looking up the generic types' metadata.
         guard let direct, let saved = mediator.enterFastCall() else { return try generalCall(input) }
@@ -58,7 +59,7 @@ public struct TypedActionHandle<Input: Codable & Sendable, Output: Codable & Sen
         }
     }
 
-    /// ``call(_:)-7aky0`` through the pipeline: the input boxed, interceptors and observers told.
+    /// ``callNow(_:)`` through the pipeline: the input boxed, interceptors and observers told.
     @usableFromInline
     func generalCall(_ input: Input) throws(MediatorError) -> Output {
         let mediator = handle.mediator
@@ -82,7 +83,7 @@ public struct TypedActionHandle<Input: Codable & Sendable, Output: Codable & Sen
     ///
     /// - Parameter input: the action's input.
     /// - Returns: the action's output.
-    /// - Throws: as the synchronous ``call(_:)-7aky0``, except `asyncAction`; and
+    /// - Throws: as ``callNow(_:)``, except `asyncAction`; and
     ///   ``MediatorError/Code/cancelled``.
     public func call(_ input: Input) async throws(MediatorError) -> Output {
         let mediator = handle.mediator
@@ -103,7 +104,7 @@ extension Mediator {
     ///
     /// ```swift
     /// let create = try mediator.handle(.notesCreate, shouldCacheTarget: true)
-    /// let note = try create.call(CreateNote(token: token, title: "hi"))
+    /// let note = try await create.call(CreateNote(token: token, title: "hi"))
     /// ```
     ///
     /// - Parameters:

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// do {
-///     let note = try mediator.call(target: "Notes", action: "gte", params: ["id": 7])
+///     let note = try mediator.callNow(target: "Notes", action: "gte", params: ["id": 7])
 /// } catch {
 ///     print(error)   // target "Notes" has no action "gte"; did you mean "get"? ...
 ///     if error.code == .actionNotFound { ... }
@@ -136,7 +136,7 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// mediator.setFallback { target, _, _ in
     ///     throw MediatorError(.forbidden, reason: "this build has no \(target)")
     /// }
-    /// // try mediator.call(target: "Payments", action: "pay") throws:
+    /// // try mediator.callNow(target: "Payments", action: "pay") throws:
     /// // Payments/pay: this build has no Payments   (code forbidden)
     /// ```
     ///

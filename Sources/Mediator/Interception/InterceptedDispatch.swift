@@ -24,12 +24,10 @@ extension Mediator {
         let ranChain: [Interception.Entry]
         let ranCount: Int
         var ranLater: [Interception.Entry] = []
-        /// Whether an interceptor that ran observes the end of the call (else, with no observers
-        /// and no `report`, no record is made).
+        /// Whether an interceptor that ran observes the end of the call (else, with no observers,
+        /// no record is made).
         var observed: Bool
         let start: UInt64
-        /// Called with the record of the finished call (``traceCall``).
-        let report: (@Sendable (CallRecord) -> Void)?
         /// The pairs the call left, oldest first.
         var route: [String] = []
         var degraded = false
@@ -51,14 +49,14 @@ extension Mediator {
     /// rest (redirects, later stops, a degradation, the records) goes on in an ``InterceptedCall``.
     func interceptedDispatch(
         _ interception: Interception, target: String, action: String, shown: (target: String, action: String)? = nil, params: Params, input: TypedInput?,
-        shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool, report: (@Sendable (CallRecord) -> Void)? = nil,
+        shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool,
         first resolved: Resolution
     ) -> Outcome {
         // The frame of this function stays on the stack while the action runs (and nests calls),
         // so the work before and after `proceed` is done in functions of their own: in a debug
         // build every temporary of a function takes stack room for the whole call.
         var stop = firstStop(
-            interception, target: target, action: action, shown: shown, params: params, input: input, origin: origin, report: report
+            interception, target: target, action: action, shown: shown, params: params, input: input, origin: origin
         )
         guard let next = interceptFirstStop(interception, &stop, remote: origin.isRemote, resolved: resolved) else {
             // The names as the caller wrote them, as the plain pipeline passes them: its errors, a
@@ -67,9 +65,9 @@ extension Mediator {
                 proceed(
                     resolved, target: target, action: action, params: stop.request.params, input: stop.input, shouldCacheTarget: shouldCacheTarget,
                     origin: origin, awaiting: awaiting),
-                interception, stop, options: (shouldCacheTarget, origin, awaiting), report: report)
+                interception, stop, options: (shouldCacheTarget, origin, awaiting))
         }
-        return continued(next, interception, stop, options: (shouldCacheTarget, origin, awaiting), report: report)
+        return continued(next, interception, stop, options: (shouldCacheTarget, origin, awaiting))
     }
 
     /// The end of a first stop that ran the plain pipeline: its outcome as it is when nothing more
@@ -79,14 +77,14 @@ extension Mediator {
     @inline(__always)
     private func afterFirstStop(
         _ outcome: Outcome, _ interception: Interception, _ stop: FirstStop,
-        options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool), report: (@Sendable (CallRecord) -> Void)?
+        options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool)
     ) -> Outcome {
-        if report == nil, !interception.redirects.hasFallbacks,
+        if !interception.redirects.hasFallbacks,
             !interception.records || (interception.observers.isEmpty && !stop.chain.prefix(stop.ran).contains { $0.observer != nil })
         {
             return outcome
         }
-        return continued(.end(outcome), interception, stop, options: options, report: report)
+        return continued(.end(outcome), interception, stop, options: options)
     }
 
     /// The first stop of an intercepted call, before its interceptors run.
@@ -112,7 +110,7 @@ extension Mediator {
     @inline(__always)
     private func firstStop(
         _ interception: Interception, target: String, action: String, shown: (target: String, action: String)?, params: Params, input: TypedInput?,
-        origin: CallOrigin, report: (@Sendable (CallRecord) -> Void)?
+        origin: CallOrigin
     ) -> FirstStop {
         // The names as errors and interceptors show them (canonical when valid), unless the caller
         // has them already.
@@ -132,12 +130,12 @@ extension Mediator {
         return FirstStop(
             target: shownTarget, action: shownAction, request: request, askedParams: params, input: typedInput,
             chain: interception.chain(target: shownTarget, action: shownAction),
-            start: interception.records || report != nil ? monotonicNanoseconds() : 0)
+            start: interception.records ? monotonicNanoseconds() : 0)
     }
 
     /// The redirect table, the URL rules (a refused call never reaches an interceptor), then each
     /// interceptor in turn; `nil` when the call goes on to the plain pipeline. Inlined as
-    /// ``firstStop(_:target:action:shown:params:input:remote:outside:url:report:)`` is.
+    /// ``firstStop(_:target:action:shown:params:input:origin:)`` is.
     @inline(__always)
     private func interceptFirstStop(_ interception: Interception, _ stop: inout FirstStop, remote: Bool, resolved: Resolution) -> Continuation? {
         let shownTarget = stop.target
@@ -193,14 +191,13 @@ extension Mediator {
     /// the first stop's frame, which stays on the stack while the action runs and nests calls.
     @inline(never)
     private func continued(
-        _ next: Continuation, _ interception: Interception, _ stop: FirstStop, options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool),
-        report: (@Sendable (CallRecord) -> Void)?
+        _ next: Continuation, _ interception: Interception, _ stop: FirstStop, options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool)
     ) -> Outcome {
         var call = InterceptedCall(
             interception: interception, firstTarget: stop.target, firstAction: stop.action, askedParams: stop.askedParams,
             request: stop.request, input: stop.input, shouldCacheTarget: options.shouldCacheTarget, origin: options.origin,
             awaiting: options.awaiting, ranChain: stop.chain, ranCount: stop.ran, observed: stop.chain.prefix(stop.ran).contains { $0.observer != nil },
-            start: stop.start, report: report)
+            start: stop.start)
         switch next {
         case .end(let outcome):
             return ended(&call, outcome)
@@ -359,10 +356,10 @@ extension Mediator {
     }
 
     /// The end of a call: its error told where the call ended, then the record to the interceptors
-    /// that ran (last first), the observers (in order) and `report`.
+    /// that ran (last first) and the observers (in order).
     private func finish(_ call: InterceptedCall, _ given: consuming Outcome) -> Outcome {
         let interception = call.interception
-        guard call.observed || !interception.observers.isEmpty || call.report != nil || !call.route.isEmpty else {
+        guard call.observed || !interception.observers.isEmpty || !call.route.isEmpty else {
             return given
         }
         var outcome = given
@@ -384,7 +381,7 @@ extension Mediator {
         case .suspended(let suspension):
             result = .failure(asyncActionError(suspension))
         }
-        guard call.observed || !interception.observers.isEmpty || call.report != nil else { return outcome }
+        guard call.observed || !interception.observers.isEmpty else { return outcome }
         let elapsed = monotonicNanoseconds() &- call.start
         let asked = CallRequest(
             askedTarget: call.request.askedTarget, askedAction: call.request.askedAction, target: call.firstTarget, action: call.firstAction,
@@ -395,7 +392,6 @@ extension Mediator {
         for index in call.ranLater.indices.reversed() { call.ranLater[index].observer?.callDidFinish(record) }
         for index in (0..<call.ranCount).reversed() { call.ranChain[index].observer?.callDidFinish(record) }
         for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
-        call.report?(record)
         return outcome
     }
 
@@ -426,5 +422,20 @@ extension Mediator {
             target: error.target ?? "", action: error.action ?? "", result: .failure(error), origin: .url(url),
             depth: CallDepth.current)
         for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
+    }
+}
+
+extension CallRecord {
+    /// The record of a call that was not dispatched: nested too deeply, or a URL the URL rules
+    /// refused as it was read.
+    static func unreported(
+        target: String, action: String, result: Result<(any Sendable)?, MediatorError>, origin: CallOrigin = .inProcess, depth: Int = CallDepth.current
+    ) -> CallRecord {
+        let request = CallRequest(
+            askedTarget: target, askedAction: action, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), params: [:],
+            origin: origin, depth: depth)
+        return CallRecord(
+            request: request, target: request.target, action: request.action, redirectedFrom: [], result: result, startTime: wallClockSeconds(),
+            durationNanoseconds: 0)
     }
 }

@@ -11,7 +11,7 @@
 /// short form and answers to both. The prefix may be written once: `Action_Action_create` is an
 /// invalid name, refused at registration.
 ///
-/// An action is reachable by URL (``Mediator/open(_:)-7epki``) unless it is local-only: declared with
+/// An action is reachable by URL (``Mediator/open(_:params:completion:)``) unless it is local-only: declared with
 /// `localOnly: true`, or named with the prefix `native` (CTMediator's rule).
 public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// The action's short name (without the `Action_` prefix).
@@ -69,7 +69,7 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// }
     /// ```
     ///
-    /// The async entry points (`try await mediator.call(...)`, `await mediator.perform(...)`, the
+    /// The async entry points (`try await mediator.call(...)`, `try? await mediator.call(...)`, the
     /// completion forms, `await handle.call(...)`) run it in the calling task, so cancelling that
     /// task reaches the body. The synchronous entry points never block on it: `call` throws
     /// ``MediatorError/Code/asyncAction`` and `perform` returns `nil`. See <doc:AsyncCalls>.

@@ -353,11 +353,11 @@ enum SwiftWrappers {
     /// Members `Mediator` has (its public API, kept whole by a test), and names a member cannot
     /// sensibly take (`init`, `self`): a method of the same name would collide or confuse.
     static let mediatorMembers: Set<String> = [
-        "addActions", "addInterceptor", "addObserver", "addRoutes", "call", "callFromOutside", "canOpen", "canPerform",
+        "addActions", "addInterceptor", "addObserver", "addRoutes", "call", "callFromOutside", "callNow", "canOpen", "canPerform",
         "defaultMaximumCallDepth", "deinit", "destination", "handle", "hasCachedInstance", "init", "maximumCallDepth", "open", "perform",
         "redirects", "register", "registryDescription", "releaseAllCachedTargets", "releaseCachedTarget", "removeAllRoutes",
         "removeInterception", "removeRoute", "require", "route", "routes", "self", "setFallback", "setRedirects", "shared", "subscript",
-        "target", "targets", "traceCall", "undeclaredParameters", "unmatchedURLHandler", "unregister", "urlPolicy", "validate",
+        "target", "targets", "undeclaredParameters", "unmatchedURLHandler", "unregister", "urlPolicy", "validate",
         "validateFromOutside", "verify",
     ]
 
@@ -538,9 +538,9 @@ private struct Output {
         line("    /// - Throws: `MediatorError`: `invalidParameter` for a refused value, `actionFailed` with the")
         if method.result != nil {
             line("    ///   action's error, `resultTypeMismatch` for a result not of type `\(returnType)`, and the")
-            line("    ///   other codes of `Mediator.call(target:action:params:)`.")
+            line("    ///   other codes of `Mediator.callNow(target:action:params:)`.")
         } else {
-            line("    ///   action's error, and the other codes of `Mediator.call(target:action:params:)`.")
+            line("    ///   action's error, and the other codes of `Mediator.callNow(target:action:params:)`.")
         }
         if method.result == nil { line("    @discardableResult") }
         let effects = (isAsync ? "async " : "") + "throws(MediatorError)"
@@ -559,7 +559,7 @@ private struct Output {
         if let result = method.result { arguments += ", as: \(result.swiftType.hasPrefix("any ") ? "(\(result.swiftType))" : result.swiftType).self" }
         let prefix = optional.isEmpty ? "" : "return "
         // Through `self`: a parameter may be named `call` (none is named `self` inside the method).
-        line("        \(prefix)try \(isAsync ? "await " : "")self.call(\(arguments))")
+        line("        \(prefix)try \(isAsync ? "await self.call" : "self.callNow")(\(arguments))")
         line("    }")
     }
 }
