@@ -21,31 +21,23 @@ struct LinkURL {
 }
 
 extension URLParser {
-    /// Splits `url` for route matching. The URL must already be within the length limit.
-    /// Failures are `invalidURL` errors quoting the URL: no `scheme://`, a malformed scheme, an
-    /// empty authority (unless the policy accepts it), or a malformed percent-escape in the path.
+    /// Splits `url` for route matching: the URL as ``split(_:policy:_:)`` reads it, its host and
+    /// its path's segments percent-decoded. Failures are `invalidURL` errors quoting the URL: over
+    /// the length limit, no `scheme://`, a malformed scheme, an empty authority (unless the policy
+    /// accepts it), or a malformed percent-escape in the host or the path.
     static func parseLink(_ url: String, policy: URLPolicy) -> Result<LinkURL, MediatorError> {
-        withUTF8Bytes(of: url) { bytes in parseLink(bytes, url: url, policy: policy) }
+        split(url, policy: policy) { bytes, parts in parseLink(bytes, parts, url: url, policy: policy) }
     }
 
-    private static func parseLink(_ bytes: UnsafeBufferPointer<UInt8>, url: String, policy: URLPolicy) -> Result<LinkURL, MediatorError> {
-        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
-        let scheme: String
-        switch parseScheme(bytes, end: end, url: url) {
-        case .success(let parsed): scheme = parsed
-        case .failure(let error): return .failure(error)
-        }
-        // Authority: after "://", up to the first "/" or "?".
-        let hostStart = scheme.utf8.count + 3
-        var index = hostStart
-        while index < end, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") { index += 1 }
-        let hostEnd = index
+    private static func parseLink(_ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts, url: String, policy: URLPolicy) -> Result<LinkURL, MediatorError> {
+        let scheme = parts.scheme
+        let hostStart = parts.authority.lowerBound
+        let hostEnd = parts.authority.upperBound
         if hostEnd == hostStart && !policy.allowsEmptyAuthority {
             return .failure(invalid(url, "the authority is empty (URLPolicy.allowsEmptyAuthority accepts \"scheme:///path\")"))
         }
-        var pathEnd = hostEnd
-        while pathEnd < end, bytes[pathEnd] != UInt8(ascii: "?") { pathEnd += 1 }
-        let query = pathEnd < end ? (pathEnd + 1)..<end : end..<end
+        let pathEnd = parts.path.upperBound
+        let query = parts.query
 
         let host: String
         switch percentDecode(bytes[hostStart..<hostEnd]) {
@@ -82,23 +74,5 @@ extension URLParser {
             start = stop + 1
         }
         return .success(LinkURL(scheme: scheme, host: host, segments: segments, query: query))
-    }
-
-    /// The scheme of a URL (lowercased), checked: a letter, then letters, digits, `+`, `-` or
-    /// `.`, then `://`.
-    static func parseScheme(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, url: String) -> Result<String, MediatorError> {
-        guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")),
-            colon + 2 < end,
-            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
-        else {
-            return .failure(invalid(url, "it is not a URL (no \"scheme://\")"))
-        }
-        let schemeBytes = bytes[0..<colon]
-        guard let first = schemeBytes.first, isLetter(first),
-            schemeBytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
-        else {
-            return .failure(invalid(url, "the scheme must be a letter followed by letters, digits, \"+\", \"-\" or \".\""))
-        }
-        return .success(String(decoding: schemeBytes, as: UTF8.self).lowercased())
     }
 }

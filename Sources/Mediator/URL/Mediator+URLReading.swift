@@ -39,10 +39,6 @@ extension Mediator {
         if !hasRoutes && !hasHandler { return builtInCall(url, extra: extra, policy: policy, handler: nil, link: nil) }
         let handler = hasHandler ? unmatchedURLHandler : nil
 
-        let byteCount = url.utf8.count
-        if byteCount > policy.maximumLength {
-            return .failed(URLParser.invalid(url, "it is \(byteCount) bytes long, over the limit of \(policy.maximumLength)"))
-        }
         let link: LinkURL
         switch URLParser.parseLink(url, policy: policy) {
         case .success(let parsed): link = parsed

@@ -16,36 +16,27 @@ enum URLParser {
     static let expectedForm = "expected scheme://Target/action?key=value&..."
 
     /// The scheme, target and action of `url` (the query is decoded separately, after the call
-    /// has been allowed).
+    /// has been allowed): the URL as ``split(_:policy:_:)`` reads it, its authority the target and
+    /// its path's one segment the action.
     static func parseHead(_ url: String, policy: URLPolicy) -> Result<CallURL, MediatorError> {
-        let byteCount = url.utf8.count
-        if byteCount > policy.maximumLength {
-            return .failure(invalid(url, "it is \(byteCount) bytes long, over the limit of \(policy.maximumLength)"))
-        }
-        return withUTF8Bytes(of: url) { bytes in parseHead(bytes, url: url, allowsEmptyAuthority: policy.allowsEmptyAuthority) }
+        split(url, policy: policy) { bytes, parts in parseHead(bytes, parts, url: url, allowsEmptyAuthority: policy.allowsEmptyAuthority) }
     }
 
-    private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, url: String, allowsEmptyAuthority: Bool) -> Result<CallURL, MediatorError> {
-        // The fragment is ignored: everything from the first "#".
-        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
-        let scheme: String
-        switch parseScheme(bytes, end: end, url: url) {
-        case .success(let parsed): scheme = parsed
-        case .failure(let error): return .failure(error)
+    private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts, url: String, allowsEmptyAuthority: Bool) -> Result<
+        CallURL, MediatorError
+    > {
+        // Target: the authority; `scheme:///Target/action`, when the policy accepts an empty
+        // authority, has it as the path's first segment.
+        var targetStart = parts.authority.lowerBound
+        var targetEnd = parts.authority.upperBound
+        if allowsEmptyAuthority, parts.authority.isEmpty, !parts.path.isEmpty {
+            targetStart = parts.path.lowerBound + 1
+            targetEnd = targetStart
+            while targetEnd < parts.path.upperBound, bytes[targetEnd] != UInt8(ascii: "/") { targetEnd += 1 }
         }
 
-        // Target: up to the first "/" or "?".
-        var targetStart = scheme.utf8.count + 3
-        // `scheme:///Target/action`, when the policy accepts an empty authority.
-        if allowsEmptyAuthority, targetStart < end, bytes[targetStart] == UInt8(ascii: "/") { targetStart += 1 }
-        var index = targetStart
-        while index < end, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") { index += 1 }
-        let targetEnd = index
-
-        // Path: up to "?"; one trailing "/" is ignored.
-        var pathEnd = index
-        while pathEnd < end, bytes[pathEnd] != UInt8(ascii: "?") { pathEnd += 1 }
-        let query = pathEnd < end ? (pathEnd + 1)..<end : end..<end
+        // Action: the rest of the path; one trailing "/" is ignored.
+        let pathEnd = parts.path.upperBound
         var actionStart = targetEnd
         var actionEnd = pathEnd
         if actionStart < actionEnd { actionStart += 1 }  // skip the "/" after the target
@@ -71,7 +62,7 @@ enum URLParser {
         case .success(let name): action = name
         case .failure(let error): return .failure(error)
         }
-        return .success(CallURL(scheme: scheme, target: target, action: action, query: query))
+        return .success(CallURL(scheme: parts.scheme, target: target, action: action, query: parts.query))
     }
 
     /// The query of a parsed URL as params: values are strings, a repeated key collects its

@@ -1,0 +1,63 @@
+// MARK: - The one reader of URL text
+
+/// A URL as it is read, before anything is decoded: the lowercased scheme and the byte offsets
+/// (in the URL's UTF-8) of the authority, the path and the query. The fragment is ignored.
+struct URLParts {
+    /// Lowercased.
+    let scheme: String
+    /// After `scheme://`, up to the first `/` or `?`.
+    let authority: Range<Int>
+    /// From the end of the authority up to `?`: empty, or beginning with `/`.
+    let path: Range<Int>
+    /// After `?`, up to `#`; empty when absent.
+    let query: Range<Int>
+}
+
+extension URLParser {
+    /// The one reader of URL text: the length limit, then `scheme://authority/path?query#fragment`
+    /// split into ``URLParts``, handed to `body` with the URL's bytes. A call URL
+    /// (``parseHead(_:policy:)``) and a route's view of a link (``parseLink(_:policy:)``) both read
+    /// their parts from here.
+    static func split<Value>(
+        _ url: String, policy: URLPolicy, _ body: (UnsafeBufferPointer<UInt8>, URLParts) -> Result<Value, MediatorError>
+    ) -> Result<Value, MediatorError> {
+        let byteCount = url.utf8.count
+        if byteCount > policy.maximumLength {
+            return .failure(invalid(url, "it is \(byteCount) bytes long, over the limit of \(policy.maximumLength)"))
+        }
+        return withUTF8Bytes(of: url) { bytes in
+            // The fragment is ignored: everything from the first "#".
+            let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+            let scheme: String
+            switch parseScheme(bytes, end: end, url: url) {
+            case .success(let parsed): scheme = parsed
+            case .failure(let error): return .failure(error)
+            }
+            let authorityStart = scheme.utf8.count + 3
+            var index = authorityStart
+            while index < end, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") { index += 1 }
+            let authorityEnd = index
+            while index < end, bytes[index] != UInt8(ascii: "?") { index += 1 }
+            let query = index < end ? (index + 1)..<end : end..<end
+            return body(bytes, URLParts(scheme: scheme, authority: authorityStart..<authorityEnd, path: authorityEnd..<index, query: query))
+        }
+    }
+
+    /// The scheme of a URL (lowercased), checked: a letter, then letters, digits, `+`, `-` or
+    /// `.`, then `://`.
+    private static func parseScheme(_ bytes: UnsafeBufferPointer<UInt8>, end: Int, url: String) -> Result<String, MediatorError> {
+        guard let colon = bytes[..<end].firstIndex(of: UInt8(ascii: ":")),
+            colon + 2 < end,
+            bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/")
+        else {
+            return .failure(invalid(url, "it is not a URL (no \"scheme://\")"))
+        }
+        let schemeBytes = bytes[0..<colon]
+        guard let first = schemeBytes.first, isLetter(first),
+            schemeBytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        else {
+            return .failure(invalid(url, "the scheme must be a letter followed by letters, digits, \"+\", \"-\" or \".\""))
+        }
+        return .success(String(decoding: schemeBytes, as: UTF8.self).lowercased())
+    }
+}
