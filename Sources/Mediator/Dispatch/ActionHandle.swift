@@ -101,13 +101,9 @@ public struct ActionHandle: Sendable {
     @discardableResult
     public func call(_ params: Params = [:]) async throws(MediatorError) -> (any Sendable)? {
         if let interception = mediator.currentInterception {
-            let outcome = intercepted(interception, params, awaiting: true)
-            guard case .suspended = outcome else { return try outcome.value(mediator) }
-            return try await outcome.finished(depth: CallDepth.current + 1).value(mediator)
+            return try await intercepted(interception, params, awaiting: true).awaited().value(mediator)
         }
-        let outcome = outcome(params, awaiting: true)
-        guard case .suspended = outcome else { return try outcome.value(mediator) }
-        return try await outcome.finished(depth: CallDepth.current + 1).value(mediator)
+        return try await outcome(params, awaiting: true).awaited().value(mediator)
     }
 
     /// The call as far as it goes without awaiting (see ``Mediator``'s `dispatch`); `input` is a
@@ -129,25 +125,12 @@ public struct ActionHandle: Sendable {
         } else {
             (run, params) = (self.run, given)
         }
-        guard run.canRunNow else {
-            return mediator.suspend(run.awaitReason, target: target, action: action) { await self.outcomeAwaiting(run, params) }
-        }
-        let instance: any TargetInstance
-        if let resolvedInstance = self.instance {
-            instance = resolvedInstance
-        } else {
-            switch mediator.instanceNow(of: resolved, cache: cache, action: action, awaiting: awaiting) {
-            case .done(.success(let made)): instance = made
-            case .done(.failure(let error)): return .failed(error)
-            case .mustAwait(let reason):
-                return mediator.suspend(reason, target: target, action: action) { await self.outcomeAwaiting(run, params) }
-            }
-        }
-        do {
-            return .answered(try run.runNow(on: instance, params: params))
-        } catch {
-            return .failed(mediator.actionFailedError(from: error, target: target, action: action, context: "the action failed"))
-        }
+        // The instance the handle resolved, if any, stands in for the registry's.
+        let pinned =
+            instance.map {
+                ResolvedTarget(name: resolved.name, registration: resolved.registration, make: resolved.make, alwaysCached: resolved.alwaysCached, cached: $0)
+            } ?? resolved
+        return mediator.run(.action(pinned, registered, run, params, cache: cache), awaiting: awaiting)
     }
 
     /// The call through the intercepted pipeline, from the handle's own resolution (its instance,
@@ -166,23 +149,6 @@ public struct ActionHandle: Sendable {
         return mediator.interceptedDispatch(
             interception, target: target, action: action, params: params, input: input, shouldCacheTarget: cache, origin: .inProcess,
             awaiting: awaiting, first: pinned)
-    }
-
-    private func outcomeAwaiting(_ run: ActionRun, _ params: Params) async -> Outcome {
-        let instance: any TargetInstance
-        if let resolvedInstance = self.instance {
-            instance = resolvedInstance
-        } else {
-            switch await mediator.instanceAwaiting(of: resolved, cache: cache, action: action) {
-            case .success(let made): instance = made
-            case .failure(let error): return .failed(error)
-            }
-        }
-        do {
-            return .answered(try await run.runAwaiting(on: instance, params: params))
-        } catch {
-            return .failed(mediator.actionFailedError(from: error, target: target, action: action, context: "the action failed"))
-        }
     }
 }
 

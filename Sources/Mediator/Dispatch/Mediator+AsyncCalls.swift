@@ -11,9 +11,16 @@ extension Mediator {
     /// The primary way to call: the same names, fallbacks, cache and errors as
     /// ``callNow(target:action:params:shouldCacheTarget:)`` (the form for code that cannot
     /// `await`); an async action's error is wrapped with the target and action names exactly as a
-    /// synchronous one's. Code that is not async but wants the result later starts a task:
-    /// `Task { @MainActor in show(try await mediator.call(...)) }` runs the call and its
-    /// continuation on the main actor. The call runs in the calling
+    /// synchronous one's. Code that is not async but wants the result later starts a task, which
+    /// runs the call and what follows it on the main actor:
+    ///
+    /// ```swift
+    /// Task { @MainActor in
+    ///     do { show(try await mediator.call(target: "Feed", action: "load")) } catch { showError(error) }
+    /// }
+    /// ```
+    ///
+    /// The call runs in the calling
     /// task: cancelling the task reaches the action (`Task.isCancelled`, `CancellationError`), and
     /// nothing the call started is left running when it returns. A call that ends in
     /// `CancellationError` throws ``MediatorError/Code/cancelled``; an action that returns
@@ -90,6 +97,16 @@ extension Mediator {
             guard depth <= self.maximumCallDepth else { return }
             CallDepth.$taskDepth.withValue(depth + 1) { completion(outcome.result(self)) }
         }
+    }
+
+    /// The whole call, awaiting what must be awaited: the synchronous pipeline first (most
+    /// calls end there), then, if it stopped, the rest with the call's depth in the task.
+    func dispatchAwaiting(
+        target: String, action: String, params: Params, input: TypedInput? = nil, shouldCacheTarget: Bool, origin: CallOrigin = .inProcess
+    ) async -> Outcome {
+        let outcome = dispatch(
+            target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, origin: origin, awaiting: true)
+        return await outcome.awaited()
     }
 }
 

@@ -204,7 +204,7 @@ extension Mediator {
                 origin: origin, awaiting: awaiting)
 
         case .missingTarget:
-            return missingTarget(target: target, action: action, params: params, input: input, remote: origin.isRemote)
+            return missingTarget(target: target, action: action, params: params, input: input, remote: origin.isRemote, awaiting: awaiting)
         }
     }
 
@@ -229,38 +229,17 @@ extension Mediator {
         awaiting: Bool
     ) -> Outcome {
         if !found.admits(remote: origin.isRemote) { return .failed(Self.localOnlyError(target: resolved.name, action: found.name)) }
-        let run: ActionRun
+        let body: ActionRun
         let params: Params
         if found.contract == nil && input == nil {
-            (run, params) = (found.run, given)
+            (body, params) = (found.run, given)
         } else {
             let prepared = arguments(
                 found.run, found.contract, params: given, input: input, outside: origin.isFromOutside, target: resolved.name, action: found.name)
             guard case .success(let arguments) = prepared else { return .failed(prepared.failure) }
-            (run, params) = arguments
+            (body, params) = arguments
         }
-        // Checked before the instance is made, so that nothing runs twice when the call goes
-        // on awaiting.
-        guard run.canRunNow else {
-            return suspend(run.awaitReason, target: resolved.name, action: found.name) {
-                await self.runActionAwaiting(resolved, found, run, params: params, cache: shouldCacheTarget)
-            }
-        }
-        let instance: any TargetInstance
-        switch instanceNow(of: resolved, cache: shouldCacheTarget, action: found.name, awaiting: awaiting) {
-        case .done(.success(let made)): instance = made
-        case .done(.failure(let error)): return .failed(error)
-        case .mustAwait(let reason):
-            return suspend(reason, target: resolved.name, action: found.name) {
-                await self.runActionAwaiting(resolved, found, run, params: params, cache: shouldCacheTarget)
-            }
-        }
-        do {
-            return .answered(try run.runNow(on: instance, params: params))
-        } catch {
-            return .failed(actionFailedError(from: error, target: resolved.name, action: found.name, context: "the action failed"))
-        }
-
+        return run(.action(resolved, found, body, params, cache: shouldCacheTarget), awaiting: awaiting)
     }
 
     /// A missing action: the target's `notFound`, CTMediator's drop rule, then the global fallback.
@@ -278,42 +257,20 @@ extension Mediator {
             }
             params = encoded
         }
-        var hasNotFound = false
         if let notFound {
-            // The rest of the call, built only when it must await (a closure allocates).
-            func suspended(_ reason: AwaitReason) -> Outcome {
-                suspend(reason, target: resolved.name, action: action) {
-                    await self.missingActionAwaiting(
-                        resolved, notFound, target: target, action: action, params: params, cache: shouldCacheTarget, remote: origin.isRemote)
-                }
-            }
-            guard notFound.canRunNow else { return suspended(notFound.awaitReason) }
-            let instance: any TargetInstance
-            switch instanceNow(of: resolved, cache: shouldCacheTarget, action: action, awaiting: awaiting) {
-            case .done(.success(let made)): instance = made
-            case .done(.failure(let error)): return .failed(error)
-            case .mustAwait(let reason): return suspended(reason)
-            }
-            do {
-                if let answer = try notFound.runNow(on: instance, action: action, params: params) { return .answered(answer) }
-                hasNotFound = true
-            } catch is NoNotFoundHandler {
-                // `MediatorTarget`'s default: the target has no notFound of its own.
-            } catch {
-                return .failed(
-                    actionFailedError(from: error, target: resolved.name, action: action, context: "no such action, and the target's notFound failed"))
-            }
+            return run(
+                .notFound(resolved, notFound, target: target, action: action, params, cache: shouldCacheTarget, remote: origin.isRemote),
+                awaiting: awaiting)
         }
-        applyDropRule(resolved, hasNotFound: hasNotFound, remote: origin.isRemote)
-        return fallback(target: target, action: action, params: params, remote: origin.isRemote)
-
+        applyDropRule(resolved, hasNotFound: false, remote: origin.isRemote)
+        return fallback(target: target, action: action, params: params, remote: origin.isRemote, awaiting: awaiting)
     }
 
     /// A missing target: the global fallback.
-    private func missingTarget(target: String, action: String, params: Params, input: TypedInput?, remote: Bool) -> Outcome {
-        guard input != nil else { return fallback(target: target, action: action, params: params, remote: remote) }
+    private func missingTarget(target: String, action: String, params: Params, input: TypedInput?, remote: Bool, awaiting: Bool) -> Outcome {
+        guard input != nil else { return fallback(target: target, action: action, params: params, remote: remote, awaiting: awaiting) }
         switch plainParams(params, input: input) {
-        case .success(let plain): return fallback(target: target, action: action, params: plain, remote: remote)
+        case .success(let plain): return fallback(target: target, action: action, params: plain, remote: remote, awaiting: awaiting)
         case .failure(let error): return .failed(error.named(target: Names.shown(target, as: .target), action: Names.shown(action, as: .action)))
         }
     }
@@ -405,40 +362,11 @@ extension Mediator {
     /// `NoTargetAction`/`response`, called as CTMediator calls it: once, with the class name and
     /// selector string asked for. A call to a missing action of `NoTargetAction` itself ends in one
     /// `response` call too; a missing `response` finds nothing here, so nothing recurses.
-    private func fallback(target: String, action: String, params: Params, remote: Bool) -> Outcome {
-        let step = fallbackStep(remote: remote)
-        // The rest of the call, built only when it must await (a closure allocates).
-        func suspended(_ reason: AwaitReason) -> Outcome {
-            suspend(reason, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action)) {
-                await self.fallbackAwaiting(step, target: target, action: action, params: params)
-            }
-        }
-        do {
-            let answer: (any Sendable)?
-            switch step {
-            case .none:
-                return .unanswered(target: target, action: action)
-            case .closure(.sync(let fallback)):
-                answer = try fallback(target, action, params)
-            case .closure(.async):
-                return suspended(.asyncFallback)
-            case .target(let resolved, let response):
-                guard response.run.canRunNow else {
-                    return suspended(response.run.awaitReason)
-                }
-                let instance: any TargetInstance
-                switch instanceNow(of: resolved, cache: false, action: response.name) {
-                case .done(let made): instance = try made.get()
-                case .mustAwait(let reason):
-                    return suspended(reason)
-                }
-                answer = try response.run.runNow(on: instance, params: noTargetActionParams(target: target, action: action, params: params))
-            }
-            if let answer { return .answered(answer) }
+    private func fallback(target: String, action: String, params: Params, remote: Bool, awaiting: Bool) -> Outcome {
+        guard let step = fallbackStep(target: target, action: action, params: params, remote: remote) else {
             return .unanswered(target: target, action: action)
-        } catch {
-            return .failed(actionFailedError(from: error, target: target, action: action, context: "not found, and the fallback failed"))
         }
+        return run(step, awaiting: awaiting)
     }
 
     /// The target CTMediator calls when nothing else answers, and its action.

@@ -6,22 +6,49 @@ enum Immediate<Value> {
     case mustAwait(AwaitReason)
 }
 
-extension ActionRun {
-    /// Whether the synchronous pipeline can run it: a synchronous body, or a main-actor one on
-    /// the main thread.
+/// How a piece of user code runs: on the calling thread, awaited, or on the main actor.
+enum CodeKind {
+    case sync
+    case async
+    case mainActor
+}
+
+/// User code of one of the three kinds: an action's body, a `notFound` handler, a factory. The
+/// rule for whether the synchronous pipeline can run it, and what it would wait for otherwise, is
+/// stated here once for all three.
+protocol UserCode {
+    var kind: CodeKind { get }
+    /// What a synchronous caller would wait for: the async form's reason, the main-actor form's.
+    static var awaitReasons: (async: AwaitReason, mainActor: AwaitReason) { get }
+}
+
+extension UserCode {
+    /// Whether the synchronous pipeline can run it: synchronous code, or main-actor code on the
+    /// main thread.
     @inline(__always)
     var canRunNow: Bool {
-        switch self {
+        switch kind {
         case .sync: true
         case .async: false
         case .mainActor: isOnMainActor()
         }
     }
 
-    var awaitReason: AwaitReason {
-        if case .mainActor = self { return .mainActorAction }
-        return .asyncAction
+    /// What a synchronous caller would wait for (when ``canRunNow`` is false).
+    var awaitReason: AwaitReason { kind == .mainActor ? Self.awaitReasons.mainActor : Self.awaitReasons.async }
+}
+
+extension ActionRun: UserCode {
+    @inline(__always)
+    var kind: CodeKind {
+        switch self {
+        case .sync: .sync
+        case .async: .async
+        case .mainActor: .mainActor
+        }
     }
+
+    static var awaitReasons: (async: AwaitReason, mainActor: AwaitReason) { (.asyncAction, .mainActorAction) }
 
     /// Runs it synchronously; only when ``canRunNow``.
     func runNow(on instance: any TargetInstance, params: Params) throws -> (any Sendable)? {
@@ -47,19 +74,16 @@ extension ActionRun {
     }
 }
 
-extension NotFoundHandler {
-    var canRunNow: Bool {
+extension NotFoundHandler: UserCode {
+    var kind: CodeKind {
         switch self {
-        case .sync: true
-        case .async: false
-        case .mainActor: isOnMainActor()
+        case .sync: .sync
+        case .async: .async
+        case .mainActor: .mainActor
         }
     }
 
-    var awaitReason: AwaitReason {
-        if case .mainActor = self { return .mainActorNotFound }
-        return .asyncNotFound
-    }
+    static var awaitReasons: (async: AwaitReason, mainActor: AwaitReason) { (.asyncNotFound, .mainActorNotFound) }
 
     /// Runs it synchronously; only when ``canRunNow``.
     func runNow(on instance: any TargetInstance, action: String, params: Params) throws -> (any Sendable)? {
@@ -82,19 +106,16 @@ extension NotFoundHandler {
     }
 }
 
-extension Factory {
-    var canRunNow: Bool {
+extension Factory: UserCode {
+    var kind: CodeKind {
         switch self {
-        case .sync: true
-        case .async: false
-        case .mainActor: isOnMainActor()
+        case .sync: .sync
+        case .async: .async
+        case .mainActor: .mainActor
         }
     }
 
-    var awaitReason: AwaitReason {
-        if case .mainActor = self { return .mainActorFactory }
-        return .asyncFactory
-    }
+    static var awaitReasons: (async: AwaitReason, mainActor: AwaitReason) { (.asyncFactory, .mainActorFactory) }
 
     /// Makes an instance synchronously; only when ``canRunNow``.
     func makeNow(_ mediator: Mediator) throws -> any TargetInstance {

@@ -88,13 +88,12 @@ public struct TypedActionHandle<Input: Codable & Sendable, Output: Codable & Sen
     public func call(_ input: Input) async throws(MediatorError) -> Output {
         let mediator = handle.mediator
         let typed = TypedInput(input)
-        var outcome: Outcome
+        let outcome: Outcome
         if let interception = mediator.currentInterception {
-            outcome = handle.intercepted(interception, [:], input: typed, awaiting: true)
+            outcome = await handle.intercepted(interception, [:], input: typed, awaiting: true).awaited()
         } else {
-            outcome = handle.outcome([:], input: typed, awaiting: true)
+            outcome = await handle.outcome([:], input: typed, awaiting: true).awaited()
         }
-        if case .suspended = outcome { outcome = await outcome.finished(depth: CallDepth.current + 1) }
         return try mediator.output(try outcome.value(mediator), of: key)
     }
 }

@@ -48,9 +48,7 @@ extension Mediator {
     }
 
     private func dispatchAwaiting(url: String, extra: Params? = nil) async -> Outcome {
-        let outcome = dispatch(url: url, extra: extra, awaiting: true)
-        guard case .suspended = outcome else { return outcome }
-        return await outcome.finished(depth: CallDepth.current + 1)
+        await dispatch(url: url, extra: extra, awaiting: true).awaited()
     }
 
     /// Parse, refuse what the rules forbid (before the query is even decoded), then dispatch.
