@@ -138,10 +138,9 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int3
         EntryPoint.awaiting(name: "await perform, main-actor action (a hop each)") { count in
             for _ in 0..<count { consume(try? await mediator.call(target: "BenchMain", action: "echo", params: params, shouldCacheTarget: true)) }
         },
-        EntryPoint.awaiting(name: "call in a task, the task awaited") { count in
+        EntryPoint.awaiting(name: "perform(completion:), its task awaited") { count in
             for _ in 0..<count {
-                let task = Task { try? await mediator.call(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true) }
-                consume(await task.value)
+                await mediator.perform(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true) { consume($0) }.value
             }
         },
         EntryPoint.awaiting(name: "open(url, completion:), async action, completion awaited") { count in

@@ -95,7 +95,7 @@ extension ActionKey where Input == CheckToken, Output == AccountsUser {
     public static var accountsWhoAmI: Self { Self(target: "Accounts", action: "whoAmI") }
 
     /// `Accounts/verifyToken`: the account a session token belongs to, checked by an async action
-    /// (await it; the synchronous `call` refuses it with `asyncAction`).
+    /// (await it; `callNow` refuses it with `asyncAction`).
     ///
     /// ```swift
     /// let user = try await mediator.call(.accountsVerifyToken, CheckToken(token: token))

@@ -161,7 +161,7 @@ extension ActionKey where Input == UpdateNote, Output == Note {
 
 extension ActionKey where Input == ExportNotes, Output == String {
     /// `Notes/export`: the token's notes as one Markdown document, made by an async action (await
-    /// it; the synchronous `call` refuses it with `asyncAction`).
+    /// it; `callNow` refuses it with `asyncAction`).
     ///
     /// ```swift
     /// let markdown = try await mediator.call(.notesExport, ExportNotes(token: token))

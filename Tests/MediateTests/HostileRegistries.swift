@@ -54,7 +54,7 @@ struct HostileRegistries {
         "Mediator", "Params", "MediatorError", "Parameter", "ParameterType", "TargetInfo", "ActionInfo", "Action", "ActionKey",
         "ActionHandle", "Requirement", "RegistryDescription", "URLPolicy", "Fallback", "AsyncFallback", "CallRecord", "MediatorTarget",
         "MediatorCommandLine", "CommandLineTool", "SwiftWrappers", "Generated", "registryDescription", "shared", "perform", "register",
-        "verify", "handle", "open", "targets", "traceCall", "routes", "redirects", "canOpen", "destination", "unmatchedURLHandler",
+        "verify", "handle", "open", "targets", "callNow", "routes", "redirects", "canOpen", "destination", "unmatchedURLHandler",
         "addRoutes", "removeRoute", "setRedirects", "validate", "require",
     ]
 
@@ -91,8 +91,8 @@ struct HostileRegistries {
     static let actionNames = targetNames + [".", "..", "_.", "_", "0", "9"]
     static let parameterNames = allNames.filter(isParameterName)
 
-    /// Target and action names whose method is exactly a member of `Mediator` (`trace` and `call`
-    /// give `traceCall`), or an initializer or keyword once the action adds nothing (`init` and `.`).
+    /// Target and action names whose method is exactly a member of `Mediator` (`can` and `open`
+    /// give `canOpen`), or an initializer or keyword once the action adds nothing (`init` and `.`).
     static let memberSplits: [(target: String, action: String)] =
         SwiftWrappers.mediatorMembers.sorted().map { member in
             guard let capital = member.firstIndex(where: \.isUppercase) else { return (member, ".") }

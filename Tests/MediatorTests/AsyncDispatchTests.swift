@@ -17,7 +17,7 @@ struct AsyncDispatchTests {
         #expect(try await mediator.call(target: "Target_Feed", action: "Action_load:", params: ["page": 3]) as? String == "page 3 of feed")
     }
 
-    @Test("The async perform returns the result, and nil for a failure")
+    @Test("The async call returns the result; try? makes a failure nil")
     func asyncPerform() async throws {
         let mediator = try feedMediator()
         #expect((try? await mediator.call(target: "Feed", action: "load", params: ["page": 1])) as? String == "page 1 of feed")

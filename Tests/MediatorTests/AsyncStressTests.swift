@@ -5,7 +5,7 @@ import Testing
 
 /// The operations an async stress task chooses from.
 enum AsyncStressOperation: CaseIterable {
-    case asyncCall, asyncPerform, asyncHandle, syncFromTask, completion, cancelledCall, cancelledPark, mainActorCall,
+    case asyncCall, asyncCallAs, asyncHandle, syncFromTask, completion, cancelledCall, cancelledPark, mainActorCall,
         mainActorSync, nested, fresh, release
 }
 
@@ -254,9 +254,10 @@ struct AsyncStressTests {
             case .asyncCall:
                 ledger.check(
                     await outcome { try await mediator.call(target: target, action: action, params: params, shouldCacheTarget: true) }, sum: a + b, context)
-            case .asyncPerform:
-                let value = try? await mediator.call(target: target, action: action, params: params, shouldCacheTarget: true)
-                ledger.check(.success(value), sum: a + b, context)
+            case .asyncCallAs:
+                ledger.check(
+                    await outcome { try await mediator.call(target: target, action: action, params: params, shouldCacheTarget: true, as: Int.self) },
+                    sum: a + b, context)
             case .asyncHandle:
                 let result = await outcome {
                     try await mediator.handle(target: target, action: action, shouldCacheTarget: true).call(params)

@@ -11,7 +11,7 @@ struct DispatchTests {
         try mediator.register(Target_Counter.self) { _ in Target_Counter() }
     }
 
-    @Test("perform returns the action's result")
+    @Test("perform and callNow(as:) return the action's result")
     func performReturnsResult() {
         #expect(mediator.perform(target: "Counter", action: "double", params: ["n": 5]) as? Int == 10)
         #expect((try? mediator.callNow(target: "Counter", action: "double", params: ["n": 5], as: Int.self)) == 10)

@@ -438,6 +438,17 @@ private let doors: [Door] = [
         await seenAwaiting { try await w.mediator.call(target: s.target, action: s.action, params: s.params, as: String.self) }
     },
     .sync("perform", .local, .nilOnFailure) { m, s in Seen(m.perform(target: s.target, action: s.action, params: s.params)) },
+    Door("perform(completion:)", .local, waits: true) { w, s in
+        let heard = ReadWriteLock<Seen>(.notCalled)
+        let done = Latch()
+        let task = w.mediator.perform(target: s.target, action: s.action, params: s.params) { result in
+            heard.withLock { $0 = Seen(result: result) }
+            done.open()
+        }
+        await done.wait()
+        await task.value
+        return heard.withLock { $0 }
+    },
     .sync("typed key, callNow", .local) { m, s in
         seen { if let n = s.bounded { try m.callNow(boundedKey(s), Bounded(n: n)) } else { try m.callNow(flatKey(s), s.fields) } }
     },
@@ -463,7 +474,6 @@ private let doors: [Door] = [
         }
     },
     .sync("open", .url, .nilOnFailure) { m, s in Seen(m.open(s.link)) },
-    .sync("open(_:params:)", .url, .nilOnFailure) { m, s in Seen(m.open(s.link, params: [:])) },
     .sync("callNow(url:)", .url) { m, s in seen { try m.callNow(url: s.link) } },
     Door("call(url:) async", .url, waits: true) { w, s in await seenAwaiting { try await w.mediator.call(url: s.link) } },
     Door("open(_:completion:)", .url, waits: true, .completion) { w, s in

@@ -83,7 +83,7 @@ struct InterceptionAsyncTests {
         #expect(log.records.last?.error?.description == error.description)
     }
 
-    @Test("Synchronous URL, handle, typed-key and traced calls of an async action each report asyncAction once")
+    @Test("Synchronous URL, handle, typed-key and observed calls of an async action each report asyncAction once")
     func otherSyncForms() throws {
         let (world, log) = try asyncWorld()
         let mediator = world.mediator
@@ -91,14 +91,14 @@ struct InterceptionAsyncTests {
         _ = callError { try mediator.callNow(url: "app://Async/run?n=1") }
         _ = callError { try mediator.handle(target: "Async", action: "run").callNow(["n": 1]) }
         _ = callError { () throws(MediatorError) in try mediator.callNow(ActionKey<Doubled, Int>(target: "Async", action: "run"), Doubled(n: 1)) }
-        let record = mediator.tracedCall(target: "Async", action: "run", params: ["n": 1])
+        let record = mediator.tracedCallNow(target: "Async", action: "run", params: ["n": 1])
         #expect(record.error?.code == .asyncAction)
         #expect(log.events.filter { $0.hasPrefix("W") }.count == 5)
         #expect(log.records.allSatisfy { $0.error?.code == .asyncAction })
         #expect(!log.events.contains("action ran"))
     }
 
-    @Test("An async traced call awaits the action and returns its record")
+    @Test("An observer gets the record of an awaited async call")
     func tracedAsync() async throws {
         let (world, _) = try asyncWorld()
         let record = await world.mediator.tracedCall(target: "Async", action: "run", params: ["n": 3])
@@ -106,13 +106,13 @@ struct InterceptionAsyncTests {
         #expect(record.name == "Async/run")
     }
 
-    @Test("An async traced call with nothing intercepting still returns the record")
+    @Test("An observer alone gets the record of an awaited call; the same call made synchronously is asyncAction")
     func tracedPlain() async throws {
         let mediator = Mediator()
         try mediator.register(target: "Echo", actions: [Action("echo") { _, params async in params.values }])
         let record = await mediator.tracedCall(target: "Echo", action: "echo", params: ["a": 1])
         #expect(record.succeeded)
-        #expect(syncTrace(mediator, target: "Echo", action: "echo").error?.code == .asyncAction)
+        #expect(mediator.tracedCallNow(target: "Echo", action: "echo").error?.code == .asyncAction)
     }
 
     @Test("An interceptor's answer to an async action's call needs no await")
@@ -140,11 +140,6 @@ struct InterceptionAsyncTests {
         #expect(CallRecord.formatted(nanoseconds: 999_960_000) == "1.00s")
         #expect(CallRecord.formatted(nanoseconds: 999_990) == "1.0ms")
     }
-}
-
-/// A synchronous traced call, from an async test (where `tracedCall` means the async form).
-func syncTrace(_ mediator: Mediator, target: String, action: String) -> TracedCall {
-    mediator.tracedCall(target: target, action: action)
 }
 
 /// The input of `Async/run` through a key.

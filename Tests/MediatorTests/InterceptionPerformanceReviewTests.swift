@@ -281,26 +281,26 @@ struct InterceptionReviewTests2 {
         _ = value
     }
 
-    // MARK: - traceCall
+    // MARK: - Records with a non-observing interceptor
 
-    @Test("Review: traceCall with a non-observing interceptor, plain, redirected and degraded")
+    @Test("Review: an observer records a call through a non-observing interceptor, plain, redirected and degraded")
     func trace() throws {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         world.mediator.addInterceptor(Pass("P", log) { request in request.target == "Archive" ? .redirect(target: "Web", action: "open") : .proceed })
         var table = RedirectTable()
         try table.degrade("Notes", to: "Web/open")
-        let plain = world.mediator.tracedCall(target: "Notes", action: "echo")
-        #expect(plain.succeeded && plain.name == "Notes/echo" && plain.redirectedFrom.isEmpty)
-        let moved = world.mediator.tracedCall(target: "Archive", action: "echo")
+        let plain = world.mediator.tracedCallNow(target: "Notes", action: "echo")
+        #expect(plain.succeeded && plain.name == "Notes/echo" && plain.redirectedFrom == [])
+        let moved = world.mediator.tracedCallNow(target: "Archive", action: "echo")
         #expect(moved.succeeded && moved.name == "Web/open" && moved.redirectedFrom == ["Archive/echo"])
         world.mediator.setRedirects(table)
-        let degraded = world.mediator.tracedCall(target: "Notes", action: "fail")
+        let degraded = world.mediator.tracedCallNow(target: "Notes", action: "fail")
         #expect(degraded.succeeded && degraded.name == "Web/open" && degraded.redirectedFrom == ["Notes/fail"])
         let none = Mediator()
         try none.register(target: "A", actions: [Action("b") { _, _ in 1 }])
-        #expect(none.tracedCall(target: "A", action: "b").succeeded)
-        #expect(none.tracedCall(target: "A", action: "c").error?.code == .actionNotFound)
+        #expect(none.tracedCallNow(target: "A", action: "b").succeeded)
+        #expect(none.tracedCallNow(target: "A", action: "c").error?.code == .actionNotFound)
     }
 
     // MARK: - Handles and the flag

@@ -156,7 +156,7 @@ struct InterceptionStressTests {
         case .typedKey:
             check(outcome { try mediator.callNow(ActionKey<AddInput, Int>(target: "Calc", action: "typed"), AddInput(a: a, b: b)) })
         case .trace:
-            check(mediator.tracedCall(target: "Calc", action: "add", params: ["a": a, "b": b]).result)
+            check(mediator.tracedCallNow(target: "Calc", action: "add", params: ["a": a, "b": b]).result)
         }
     }
 

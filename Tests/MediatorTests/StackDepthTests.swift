@@ -234,10 +234,10 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                     actions: [
                         Action("down") { mediator, params in
                             probe.record()
-                            return try mediator.tracedCall(target: "Traced", action: "down", params: params).result.get()
+                            return try mediator.tracedCallNow(target: "Traced", action: "down", params: params).result.get()
                         }
                     ])
-            }, start: { _ = try $0.tracedCall(target: "Traced", action: "down").result.get() }),
+            }, start: { _ = try $0.tracedCallNow(target: "Traced", action: "down").result.get() }),
         NestingPath(
             name: "URLs that degrade",
             setUp: { mediator, probe in

@@ -25,17 +25,17 @@ public struct TracedCall: Sendable {
         return nil
     }
 
-    /// The record's fields (`name`, `redirectedFrom`, `request`, ...).
-    public subscript<Value>(dynamicMember field: KeyPath<CallRecord, Value>) -> Value {
-        guard let record else { preconditionFailure("the call \(result) was not dispatched: no observer saw it") }
-        return record[keyPath: field]
+    /// The record's fields (`name`, `redirectedFrom`, `request`, ...); `nil` when no observer
+    /// saw the call.
+    public subscript<Value>(dynamicMember field: KeyPath<CallRecord, Value>) -> Value? {
+        record?[keyPath: field]
     }
 }
 
 extension Mediator {
     /// Calls `target`/`action` on the calling thread (as `callNow`) with an observer installed
     /// for the call, and returns what it gave with the record of it.
-    public func tracedCall(target: String, action: String, params: Params = [:], shouldCacheTarget: Bool = false) -> TracedCall {
+    public func tracedCallNow(target: String, action: String, params: Params = [:], shouldCacheTarget: Bool = false) -> TracedCall {
         let sink = RecordSink()
         let id = addObserver(TraceObserver())
         defer { removeInterception(id) }
@@ -74,7 +74,10 @@ final class RecordSink: Sendable {
 
     /// The traced call's own record: the least deep (nested calls end before the call that made them).
     var outermost: CallRecord? {
-        records.withReadLock { records in records.last { $0.request.depth == records.map(\.request.depth).min() } }
+        records.withReadLock { records in
+            let least = records.map(\.request.depth).min()
+            return records.last { $0.request.depth == least }
+        }
     }
 }
 

@@ -55,8 +55,10 @@ extension Mediator {
     /// ```
     ///
     /// Every URL rule of ``call(url:params:)`` applies, and `params` are in-process params passed
-    /// along with the link as there. Code that can `await` uses ``call(url:params:)``, which also
-    /// runs async actions and throws the reason a call failed.
+    /// along with the link as there. Without a completion, a call that must await (an async
+    /// action, factory, `notFound` or fallback, or main-actor code off the main actor) is not run:
+    /// `open` returns `nil`. Code that can `await` uses ``call(url:params:)``, which runs such
+    /// calls and throws the reason a call failed.
     ///
     /// With a `completion`:
     ///
@@ -147,4 +149,35 @@ extension Mediator {
         }
     }
 
+    // MARK: Not in async code
+
+    /// Unavailable: in async code, write `try? await call(target:action:params:shouldCacheTarget:)`.
+    /// Without this, `await mediator.perform(...)` would compile (with a warning) and run the
+    /// synchronous `perform`, which returns `nil` for an action that must be awaited.
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    /// - Returns: the action's result, or `nil`.
+    @available(*, unavailable, message: "perform never awaits; in async code write try? await call(target:action:params:shouldCacheTarget:)")
+    @discardableResult
+    public func perform(target: String, action: String, params: Params = [:], shouldCacheTarget: Bool = false) async -> (any Sendable)? {
+        try? await call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
+    }
+
+    /// Unavailable: in async code, write `try? await call(url:params:)`. Without this,
+    /// `await mediator.open(url)` would compile (with a warning) and run the synchronous `open`,
+    /// which returns `nil` for an action that must be awaited.
+    ///
+    /// - Parameters:
+    ///   - url: the URL, as text.
+    ///   - params: params from the calling code, merged over the URL's.
+    /// - Returns: the action's result, or `nil`.
+    @available(*, unavailable, message: "open never awaits; in async code write try? await call(url:params:)")
+    @discardableResult
+    public func open(_ url: String, params: Params = [:]) async -> (any Sendable)? {
+        try? await call(url: url, params: params)
+    }
 }

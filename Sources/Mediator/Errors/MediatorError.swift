@@ -67,8 +67,8 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         /// Calls were nested ``Mediator/maximumCallDepth`` deep (an action calling
         /// itself through the mediator without end, most likely); the call did not run.
         public static let callDepthExceeded = Code(rawValue: "callDepthExceeded")
-        /// A synchronous entry point (`call`, a handle's `call`, `call(url:)`) reached something
-        /// it cannot run without waiting: an async action, factory, `notFound` or fallback, or
+        /// A synchronous entry point (`callNow`, a handle's `callNow`, `perform`, `open` without a
+        /// completion) reached something it cannot run without waiting: an async action, factory, `notFound` or fallback, or
         /// main-actor code while the caller is off the main actor. Nothing of it ran; call with
         /// `await`, or with the completion form. Synchronous calls never block for it.
         public static let asyncAction = Code(rawValue: "asyncAction")
@@ -121,7 +121,7 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     public let underlying: (any Error)?
     /// What went wrong, in words, without the target and action prefix.
     public internal(set) var reason: String
-    /// The mediator refused a URL call before anything ran (open(_:completion:) does not call back).
+    /// The mediator refused a URL call before anything ran (`open`'s completion is not called).
     var isURLRefusal = false
     /// The `Target/action` pairs the call was redirected from before it failed at ``target`` and
     /// ``action``, oldest first (the redirect table, interceptors' redirects and a degradation);

@@ -426,8 +426,7 @@ extension Mediator {
 }
 
 extension CallRecord {
-    /// The record of a call that was not dispatched: nested too deeply, or a URL the URL rules
-    /// refused as it was read.
+    /// The record of a URL call that was not dispatched: the URL rules refused it as it was read.
     static func unreported(
         target: String, action: String, result: Result<(any Sendable)?, MediatorError>, origin: CallOrigin = .inProcess, depth: Int = CallDepth.current
     ) -> CallRecord {

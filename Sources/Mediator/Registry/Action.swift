@@ -69,9 +69,9 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// }
     /// ```
     ///
-    /// The async entry points (`try await mediator.call(...)`, `try? await mediator.call(...)`, the
-    /// completion forms, `await handle.call(...)`) run it in the calling task, so cancelling that
-    /// task reaches the body. The synchronous entry points never block on it: `call` throws
+    /// The async entry points (`try await mediator.call(...)`, `try await handle.call(...)`) run it
+    /// in the calling task, so cancelling that task reaches the body; the completion forms run it
+    /// in a task of their own. The synchronous entry points never block on it: `callNow` throws
     /// ``MediatorError/Code/asyncAction`` and `perform` returns `nil`. See <doc:AsyncCalls>.
     ///
     /// - Parameters:

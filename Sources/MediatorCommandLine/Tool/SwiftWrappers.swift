@@ -538,9 +538,9 @@ private struct Output {
         line("    /// - Throws: `MediatorError`: `invalidParameter` for a refused value, `actionFailed` with the")
         if method.result != nil {
             line("    ///   action's error, `resultTypeMismatch` for a result not of type `\(returnType)`, and the")
-            line("    ///   other codes of `Mediator.callNow(target:action:params:)`.")
+            line("    ///   other codes of `Mediator.\(isAsync ? "call" : "callNow")(target:action:params:)`.")
         } else {
-            line("    ///   action's error, and the other codes of `Mediator.callNow(target:action:params:)`.")
+            line("    ///   action's error, and the other codes of `Mediator.\(isAsync ? "call" : "callNow")(target:action:params:)`.")
         }
         if method.result == nil { line("    @discardableResult") }
         let effects = (isAsync ? "async " : "") + "throws(MediatorError)"
