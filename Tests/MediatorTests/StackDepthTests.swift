@@ -144,6 +144,30 @@ struct NestingPath: CustomTestStringConvertible, Sendable {
                 if let error = outcome.withLock({ $0 }) { throw error }
             }),
         NestingPath(
+            name: "a target made by its factory for each call",
+            setUp: { mediator, probe in
+                try mediator.register(
+                    target: "Made", make: { mediator in MadeEachCall(mediator: mediator) },
+                    actions: [
+                        Action<MadeEachCall>("go") { box, params in
+                            probe.record()
+                            return try box.mediator.callNow(target: "Made", action: "go", params: params)
+                        }
+                    ])
+            }, start: { _ = try $0.callNow(target: "Made", action: "go") }),
+        NestingPath(
+            name: "resolved handles of an action with declared params",
+            setUp: { mediator, probe in
+                try mediator.register(
+                    target: "Declared",
+                    actions: [
+                        Action("go", params: [.optional("x", .integer)]) { mediator, params in
+                            probe.record()
+                            return try mediator.handle(target: "Declared", action: "go").callNow(params)
+                        }
+                    ])
+            }, start: { _ = try $0.handle(target: "Declared", action: "go").callNow(["x": 1]) }),
+        NestingPath(
             name: "resolved handles",
             setUp: { mediator, probe in
                 try mediator.register(
@@ -382,4 +406,10 @@ private struct QuietObserver: CallObserver {
 /// An interceptor that passes every call on, so that calls take the intercepted path.
 private struct PassingInterceptor: Interceptor {
     func intercept(_ request: inout CallRequest) throws -> InterceptorDecision { .proceed }
+}
+
+/// A target instance made for each call, that reaches its mediator.
+private final class MadeEachCall: Sendable {
+    let mediator: Mediator
+    init(mediator: Mediator) { self.mediator = mediator }
 }

@@ -130,7 +130,7 @@ public struct ActionHandle: Sendable {
             instance.map {
                 ResolvedTarget(name: resolved.name, registration: resolved.registration, make: resolved.make, alwaysCached: resolved.alwaysCached, cached: $0)
             } ?? resolved
-        return mediator.run(.action(pinned, registered, run, params, cache: cache), awaiting: awaiting)
+        return mediator.run(.action(pinned, action, run, params, cache: cache), awaiting: awaiting)
     }
 
     /// The call through the intercepted pipeline, from the handle's own resolution (its instance,

@@ -239,7 +239,7 @@ extension Mediator {
             guard case .success(let arguments) = prepared else { return .failed(prepared.failure) }
             (body, params) = arguments
         }
-        return run(.action(resolved, found, body, params, cache: shouldCacheTarget), awaiting: awaiting)
+        return run(.action(resolved, found.name, body, params, cache: shouldCacheTarget), awaiting: awaiting)
     }
 
     /// A missing action: the target's `notFound`, CTMediator's drop rule, then the global fallback.
@@ -377,7 +377,7 @@ extension Mediator {
 extension Outcome {
     /// The value of a finished call, or the error it failed with (for the throwing entry points).
     @inline(__always)
-    func value(_ mediator: Mediator) throws(MediatorError) -> (any Sendable)? {
+    consuming func value(_ mediator: Mediator) throws(MediatorError) -> (any Sendable)? {
         switch self {
         case .answered(let value): return value
         case .failed(let error): throw error

@@ -11,8 +11,8 @@
 extension Mediator {
     /// A step of a resolved call that runs user code.
     enum CallStep {
-        /// The action, on the instance of its target.
-        case action(ResolvedTarget, RegisteredAction, ActionRun, Params, cache: Bool)
+        /// The action (its short name, for errors), on the instance of its target.
+        case action(ResolvedTarget, String, ActionRun, Params, cache: Bool)
         /// A missing action: the target's `notFound` on its instance. `action` is the name as the
         /// caller wrote it; `target` too, for the global fallback after it.
         case notFound(ResolvedTarget, NotFoundHandler, target: String, action: String, Params, cache: Bool, remote: Bool)
@@ -36,9 +36,10 @@ extension Mediator {
     // MARK: What each step is
 
     /// The names a step's suspension shows.
+    @inline(__always)
     private func names(of step: CallStep) -> (target: String, action: String) {
         switch step {
-        case .action(let resolved, let found, _, _, _): (resolved.name, found.name)
+        case .action(let resolved, let name, _, _, _): (resolved.name, name)
         case .notFound(let resolved, _, _, let action, _, _, _): (resolved.name, action)
         case .fallback(_, let target, let action, _): (Names.shown(target, as: .target), Names.shown(action, as: .action))
         }
@@ -46,6 +47,7 @@ extension Mediator {
 
     /// What a step must await to run on this thread, or `nil` when it can run now (the instance
     /// it runs on aside).
+    @inline(__always)
     private func awaitReason(of step: CallStep) -> AwaitReason? {
         switch step {
         case .action(_, _, let run, _, _): run.canRunNow ? nil : run.awaitReason
@@ -56,18 +58,8 @@ extension Mediator {
         }
     }
 
-    /// The target whose instance a step runs on, whether the instance is cached, and the action
-    /// name its creation errors show; `nil` for a fallback closure.
-    private func instanceNeeded(by step: CallStep) -> (target: ResolvedTarget, cache: Bool, action: String)? {
-        switch step {
-        case .action(let resolved, let found, _, _, let cache): (resolved, cache, found.name)
-        case .notFound(let resolved, _, _, let action, _, let cache, _): (resolved, cache, action)
-        case .fallback(.target(let resolved, let response), _, _, _): (resolved, false, response.name)
-        case .fallback: nil
-        }
-    }
-
     /// Runs a step's user code on this thread (``awaitReason(of:)`` found it can).
+    @inline(__always)
     private func runNow(_ step: CallStep, on instance: (any TargetInstance)?) throws -> (any Sendable)? {
         switch step {
         case .action(_, _, let run, let params, _):
@@ -102,13 +94,14 @@ extension Mediator {
     }
 
     /// What follows a step that gave `result`: the call's outcome, or the next step.
+    @inline(__always)
     private func after(_ step: CallStep, gave result: Result<(any Sendable)?, any Error>) -> AfterStep {
         switch step {
-        case .action(let resolved, let found, _, _, _):
+        case .action(let resolved, let name, _, _, _):
             switch result {
             case .success(let value): return .done(.answered(value))
             case .failure(let error):
-                return .done(.failed(actionFailedError(from: error, target: resolved.name, action: found.name, context: "the action failed")))
+                return .done(.failed(actionFailedError(from: error, target: resolved.name, action: name, context: "the action failed")))
             }
         case .notFound(let resolved, _, let target, let action, let params, _, let remote):
             var hasNotFound = false
@@ -137,6 +130,7 @@ extension Mediator {
 
     /// The outcome of a step whose instance could not be made: the creation error is the call's,
     /// except for `NoTargetAction`, whose failure is the fallback's.
+    @inline(__always)
     private func outcome(of step: CallStep, instanceFailed error: MediatorError) -> Outcome {
         guard case .fallback = step, case .done(let outcome) = after(step, gave: .failure(error)) else { return .failed(error) }
         return outcome
@@ -159,7 +153,8 @@ extension Mediator {
         case .ready(let made): instance = made
         case .ended(let outcome): return outcome
         }
-        return finish(step, gave: invoke(step, on: instance), awaiting: awaiting)
+        // The instance is let go before what follows runs, as it was before this step existed.
+        return finish(step, gave: invoke(step, on: consume instance), awaiting: awaiting)
     }
 
     /// What a step needs before its code runs on this thread.
@@ -171,17 +166,39 @@ extension Mediator {
     }
 
     /// Whether the step can run now, and the instance it runs on.
+    @inline(__always)
     private func prepare(_ step: CallStep, awaiting: Bool) -> Prepared {
         if let reason = awaitReason(of: step) { return .ended(suspended(at: step, reason)) }
-        guard let needed = instanceNeeded(by: step) else { return .ready(nil) }
-        switch instanceNow(of: needed.target, cache: needed.cache, action: needed.action, awaiting: awaiting) {
-        case .done(.success(let made)): return .ready(made)
+        let made: Immediate<Result<any TargetInstance, MediatorError>>
+        switch step {
+        case .action(let resolved, let name, _, _, let cache): made = instanceNow(of: resolved, cache: cache, action: name, awaiting: awaiting)
+        case .notFound(let resolved, _, _, let action, _, let cache, _):
+            made = instanceNow(of: resolved, cache: cache, action: action, awaiting: awaiting)
+        case .fallback(.target(let resolved, let response), _, _, _):
+            made = instanceNow(of: resolved, cache: false, action: response.name, awaiting: awaiting)
+        case .fallback: return .ready(nil)
+        }
+        switch made {
+        case .done(.success(let instance)): return .ready(instance)
         case .done(.failure(let error)): return .ended(outcome(of: step, instanceFailed: error))
         case .mustAwait(let reason): return .ended(suspended(at: step, reason))
         }
     }
 
+    /// The instance a step runs on, awaiting whatever it takes (`nil` for a fallback closure).
+    private func instanceAwaiting(for step: CallStep) async -> Result<(any TargetInstance)?, MediatorError> {
+        let made: Result<any TargetInstance, MediatorError>
+        switch step {
+        case .action(let resolved, let name, _, _, let cache): made = await instanceAwaiting(of: resolved, cache: cache, action: name)
+        case .notFound(let resolved, _, _, let action, _, let cache, _): made = await instanceAwaiting(of: resolved, cache: cache, action: action)
+        case .fallback(.target(let resolved, let response), _, _, _): made = await instanceAwaiting(of: resolved, cache: false, action: response.name)
+        case .fallback: return .success(nil)
+        }
+        return made.map { $0 }
+    }
+
     /// Runs the step's code now, its error caught.
+    @inline(__always)
     private func invoke(_ step: CallStep, on instance: (any TargetInstance)?) -> Result<(any Sendable)?, any Error> {
         do {
             return .success(try runNow(step, on: instance))
@@ -191,6 +208,7 @@ extension Mediator {
     }
 
     /// The outcome after a step's code ran, running the next step if there is one.
+    @inline(__always)
     private func finish(_ step: CallStep, gave result: Result<(any Sendable)?, any Error>, awaiting: Bool) -> Outcome {
         switch after(step, gave: result) {
         case .done(let outcome): return outcome
@@ -209,12 +227,10 @@ extension Mediator {
     func runAwaiting(_ step: CallStep) async -> Outcome {
         var step = step
         while true {
-            var instance: (any TargetInstance)?
-            if let needed = instanceNeeded(by: step) {
-                switch await instanceAwaiting(of: needed.target, cache: needed.cache, action: needed.action) {
-                case .success(let made): instance = made
-                case .failure(let error): return outcome(of: step, instanceFailed: error)
-                }
+            let instance: (any TargetInstance)?
+            switch await instanceAwaiting(for: step) {
+            case .success(let made): instance = made
+            case .failure(let error): return outcome(of: step, instanceFailed: error)
             }
             let result: Result<(any Sendable)?, any Error>
             do {
@@ -234,8 +250,12 @@ extension Outcome {
     /// The outcome of a whole call made by an async entry point: a call that stopped at a step
     /// that must await goes on, awaiting, counted one level deeper than the code around it (as
     /// the synchronous dispatch counted it). The one place an async entry point hands over.
-    func awaited() async -> Outcome {
-        guard case .suspended = self else { return self }
-        return await finished(depth: CallDepth.current + 1)
+    @inline(__always)
+    consuming func awaited() async -> Outcome {
+        // Consumed, not copied: the outcome of a finished call is returned as it is.
+        switch consume self {
+        case .suspended(let suspension): return await Outcome.suspended(suspension).finished(depth: CallDepth.current + 1)
+        case let finished: return finished
+        }
     }
 }

@@ -21,12 +21,18 @@ struct LinkURL {
 }
 
 extension URLParser {
-    /// Splits `url` for route matching: the URL as ``split(_:policy:_:)`` reads it, its host and
+    /// Splits `url` for route matching: the URL as ``split(_:url:)`` reads it, its host and
     /// its path's segments percent-decoded. Failures are `invalidURL` errors quoting the URL: over
     /// the length limit, no `scheme://`, a malformed scheme, an empty authority (unless the policy
     /// accepts it), or a malformed percent-escape in the host or the path.
     static func parseLink(_ url: String, policy: URLPolicy) -> Result<LinkURL, MediatorError> {
-        split(url, policy: policy) { bytes, parts in parseLink(bytes, parts, url: url, policy: policy) }
+        if let refusal = lengthRefusal(url, policy: policy) { return .failure(refusal) }
+        return withUTF8Bytes(of: url) { bytes in
+            switch split(bytes, url: url) {
+            case .success(let parts): parseLink(bytes, parts, url: url, policy: policy)
+            case .failure(let error): .failure(error)
+            }
+        }
     }
 
     private static func parseLink(_ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts, url: String, policy: URLPolicy) -> Result<LinkURL, MediatorError> {

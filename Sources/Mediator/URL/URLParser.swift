@@ -16,10 +16,16 @@ enum URLParser {
     static let expectedForm = "expected scheme://Target/action?key=value&..."
 
     /// The scheme, target and action of `url` (the query is decoded separately, after the call
-    /// has been allowed): the URL as ``split(_:policy:_:)`` reads it, its authority the target and
+    /// has been allowed): the URL as ``split(_:url:)`` reads it, its authority the target and
     /// its path's one segment the action.
     static func parseHead(_ url: String, policy: URLPolicy) -> Result<CallURL, MediatorError> {
-        split(url, policy: policy) { bytes, parts in parseHead(bytes, parts, url: url, allowsEmptyAuthority: policy.allowsEmptyAuthority) }
+        if let refusal = lengthRefusal(url, policy: policy) { return .failure(refusal) }
+        return withUTF8Bytes(of: url) { bytes in
+            switch split(bytes, url: url) {
+            case .success(let parts): parseHead(bytes, parts, url: url, allowsEmptyAuthority: policy.allowsEmptyAuthority)
+            case .failure(let error): .failure(error)
+            }
+        }
     }
 
     private static func parseHead(_ bytes: UnsafeBufferPointer<UInt8>, _ parts: URLParts, url: String, allowsEmptyAuthority: Bool) -> Result<

@@ -14,33 +14,32 @@ struct URLParts {
 }
 
 extension URLParser {
-    /// The one reader of URL text: the length limit, then `scheme://authority/path?query#fragment`
-    /// split into ``URLParts``, handed to `body` with the URL's bytes. A call URL
-    /// (``parseHead(_:policy:)``) and a route's view of a link (``parseLink(_:policy:)``) both read
-    /// their parts from here.
-    static func split<Value>(
-        _ url: String, policy: URLPolicy, _ body: (UnsafeBufferPointer<UInt8>, URLParts) -> Result<Value, MediatorError>
-    ) -> Result<Value, MediatorError> {
+    /// The one reader of URL text: `scheme://authority/path?query#fragment` split into
+    /// ``URLParts``. A call URL (``parseHead(_:policy:)``) and a route's view of a link
+    /// (``parseLink(_:policy:)``) both read their parts from here, after ``lengthRefusal(_:policy:)``.
+    @inline(__always)
+    static func split(_ bytes: UnsafeBufferPointer<UInt8>, url: String) -> Result<URLParts, MediatorError> {
+        // The fragment is ignored: everything from the first "#".
+        let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+        let scheme: String
+        switch parseScheme(bytes, end: end, url: url) {
+        case .success(let parsed): scheme = parsed
+        case .failure(let error): return .failure(error)
+        }
+        let authorityStart = scheme.utf8.count + 3
+        var index = authorityStart
+        while index < end, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") { index += 1 }
+        let authorityEnd = index
+        while index < end, bytes[index] != UInt8(ascii: "?") { index += 1 }
+        let query = index < end ? (index + 1)..<end : end..<end
+        return .success(URLParts(scheme: scheme, authority: authorityStart..<authorityEnd, path: authorityEnd..<index, query: query))
+    }
+
+    /// The refusal of a URL longer than the policy allows, read before anything else of it.
+    static func lengthRefusal(_ url: String, policy: URLPolicy) -> MediatorError? {
         let byteCount = url.utf8.count
-        if byteCount > policy.maximumLength {
-            return .failure(invalid(url, "it is \(byteCount) bytes long, over the limit of \(policy.maximumLength)"))
-        }
-        return withUTF8Bytes(of: url) { bytes in
-            // The fragment is ignored: everything from the first "#".
-            let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
-            let scheme: String
-            switch parseScheme(bytes, end: end, url: url) {
-            case .success(let parsed): scheme = parsed
-            case .failure(let error): return .failure(error)
-            }
-            let authorityStart = scheme.utf8.count + 3
-            var index = authorityStart
-            while index < end, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?") { index += 1 }
-            let authorityEnd = index
-            while index < end, bytes[index] != UInt8(ascii: "?") { index += 1 }
-            let query = index < end ? (index + 1)..<end : end..<end
-            return body(bytes, URLParts(scheme: scheme, authority: authorityStart..<authorityEnd, path: authorityEnd..<index, query: query))
-        }
+        guard byteCount > policy.maximumLength else { return nil }
+        return invalid(url, "it is \(byteCount) bytes long, over the limit of \(policy.maximumLength)")
     }
 
     /// The scheme of a URL (lowercased), checked: a letter, then letters, digits, `+`, `-` or
