@@ -43,7 +43,8 @@ public enum CallOrigin: Sendable, Equatable, CustomStringConvertible {
 ///
 /// ```swift
 /// func intercept(_ request: inout CallRequest) throws -> InterceptorDecision {
-///     request.params["token"] = session.token
+///     // Credentials go with in-process calls only: a link acts for whoever sent it.
+///     if request.origin == .inProcess { request.params["token"] = session.token }
 ///     return .proceed
 /// }
 /// ```

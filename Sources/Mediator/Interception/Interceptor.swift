@@ -11,6 +11,8 @@
 /// struct RequireLogin: Interceptor {
 ///     let session: Session
 ///     func intercept(_ request: inout CallRequest) throws -> InterceptorDecision {
+///         // A link or a command line acts for whoever sent it: never with the user's token.
+///         guard request.origin == .inProcess else { return .proceed }
 ///         guard session.isLoggedIn else { return .redirect(target: "Login", action: "show") }
 ///         request.params["token"] = session.token
 ///         return .proceed

@@ -27,7 +27,7 @@ extension CommandLineTool {
         }
         guard let target = mediator.target(named: wanted) else { throw .call(mediator.unknownTargetError(wanted)) }
         guard words.count == 2 else {
-            if swift { return document(SwiftWrappers.source(for: target)) }
+            if swift { return document(SwiftWrappers.source(for: target, program: name)) }
             return json ? document(RegistryDescription(targets: [target]).json) : descriptionText.text(of: target)
         }
         if swift { throw .usage("describe --swift takes a target, not an action: \(name) describe <Target> --swift") }
