@@ -228,7 +228,7 @@ extension Mediator {
         _ resolved: ResolvedTarget, _ found: RegisteredAction, params given: Params, input: TypedInput?, shouldCacheTarget: Bool, origin: CallOrigin,
         awaiting: Bool
     ) -> Outcome {
-        if !found.admits(remote: origin.isRemote) { return .failed(Self.localOnlyError(target: resolved.name, action: found.name)) }
+        if let refusal = found.refusal(target: resolved.name, remote: origin.isRemote) { return .failed(refusal) }
         let body: ActionRun
         let params: Params
         if found.contract == nil && input == nil {
@@ -306,16 +306,6 @@ extension Mediator {
 
     func suspend(_ reason: AwaitReason, target: String, action: String, _ resume: @escaping @Sendable () async -> Outcome) -> Outcome {
         .suspended(Suspension(reason: reason, target: target, action: action, resume: resume))
-    }
-
-    /// The refusal of a remote call to a local-only action.
-    static func localOnlyError(target: String, action: String) -> MediatorError {
-        var error = MediatorError(
-            .forbidden, target: target, action: action,
-            reason: "action \"\(action)\" is local-only\(Names.isNative(action) ? " (its name begins with \"native\")" : ""); URL calls cannot reach it"
-        )
-        error.isURLRefusal = true
-        return error
     }
 
     /// CTMediator's rule: a target without a notFound handler is dropped from the cache when an

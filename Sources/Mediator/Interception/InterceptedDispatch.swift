@@ -79,12 +79,21 @@ extension Mediator {
         _ outcome: Outcome, _ interception: Interception, _ stop: FirstStop,
         options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool)
     ) -> Outcome {
-        if !interception.redirects.hasFallbacks,
-            !interception.records || (interception.observers.isEmpty && !stop.chain.prefix(stop.ran).contains { $0.observer != nil })
-        {
-            return outcome
-        }
-        return continued(.end(outcome), interception, stop, options: options)
+        let recorded = interception.records && (!interception.observers.isEmpty || stop.chain.prefix(stop.ran).contains { $0.observer != nil })
+        if !interception.redirects.hasFallbacks && !recorded { return outcome }
+        if interception.redirects.hasFallbacks || outcome.isSuspended { return continued(.end(outcome), interception, stop, options: options) }
+        // Nothing more can happen to the call: its record goes out now, from the stop itself.
+        reportFirstStop(outcome, stop, interception)
+        return outcome
+    }
+
+    /// The record of a call that ended at its first stop, with nothing left to do.
+    @inline(never)
+    private func reportFirstStop(_ outcome: Outcome, _ stop: FirstStop, _ interception: Interception) {
+        // With no interceptor run, the request is still the call as asked.
+        report(
+            outcome, asked: stop.ran == 0 ? stop.request : stop.askedRequest, target: stop.target, action: stop.action, route: [], start: stop.start,
+            told: (later: [], chain: stop.chain, ran: stop.ran), interception.observers)
     }
 
     /// The first stop of an intercepted call, before its interceptors run.
@@ -103,6 +112,13 @@ extension Mediator {
         var ran = 0
         /// When the call started, if it may be recorded.
         let start: UInt64
+
+        /// The call as asked, as its record shows it: ``request`` before any interceptor changed it.
+        var askedRequest: CallRequest {
+            CallRequest(
+                askedTarget: request.askedTarget, askedAction: request.askedAction, target: target, action: action, params: askedParams,
+                origin: request.origin, depth: request.depth)
+        }
     }
 
     /// The first stop's request, chain and clock. Inlined in optimized builds; a frame of its own
@@ -143,8 +159,8 @@ extension Mediator {
         if let destination = interception.redirects.destination(target: shownTarget, action: shownAction) {
             return .redirect(destination.target, destination.action)
         }
-        if case .action(let resolvedTarget, let found) = resolved, !found.admits(remote: remote) {
-            return .end(.failed(Self.localOnlyError(target: resolvedTarget.name, action: found.name)))
+        if case .action(let resolvedTarget, let found) = resolved, let refusal = found.refusal(target: resolvedTarget.name, remote: remote) {
+            return .end(.failed(refusal))
         }
         while stop.ran < stop.chain.count {
             stop.ran += 1
@@ -262,8 +278,8 @@ extension Mediator {
         // The names of this stop, copied alone (a copy of the whole request retains all it holds).
         let target = call.request.target
         let action = call.request.action
-        if case .action(let resolvedTarget, let found) = resolved, !found.admits(remote: call.origin.isRemote) {
-            return .failed(Self.localOnlyError(target: resolvedTarget.name, action: found.name))
+        if case .action(let resolvedTarget, let found) = resolved, let refusal = found.refusal(target: resolvedTarget.name, remote: call.origin.isRemote) {
+            return .failed(refusal)
         }
         let chain = call.interception.chain(target: target, action: action)
         var decision = InterceptorDecision.proceed
@@ -363,36 +379,53 @@ extension Mediator {
             return given
         }
         var outcome = given
-        let result: Result<(any Sendable)?, MediatorError>
-        switch outcome {
-        case .answered(let value):
-            result = .success(value)
-        case .failed(var error):
-            if !call.route.isEmpty && error.redirectedFrom.isEmpty {
+        if !call.route.isEmpty {
+            // The error says where the call ended.
+            switch outcome {
+            case .failed(var error) where error.redirectedFrom.isEmpty:
                 error.redirectedFrom = call.route
                 outcome = .failed(error)
+            case .unanswered(let target, let action):
+                var error = notAnsweredError(target: target, action: action)
+                error.redirectedFrom = call.route
+                outcome = .failed(error)
+            default:
+                break
             }
-            result = .failure(error)
-        case .unanswered(let target, let action):
-            var error = notAnsweredError(target: target, action: action)
-            error.redirectedFrom = call.route
-            if !call.route.isEmpty { outcome = .failed(error) }
-            result = .failure(error)
-        case .suspended(let suspension):
-            result = .failure(asyncActionError(suspension))
         }
         guard call.observed || !interception.observers.isEmpty else { return outcome }
-        let elapsed = monotonicNanoseconds() &- call.start
         let asked = CallRequest(
             askedTarget: call.request.askedTarget, askedAction: call.request.askedAction, target: call.firstTarget, action: call.firstAction,
             params: call.askedParams, origin: call.request.origin, depth: call.request.depth)
-        let record = CallRecord(
-            request: asked, target: call.request.target, action: call.request.action, redirectedFrom: call.route, result: result,
-            startTime: wallClockSeconds() - Double(elapsed) / 1e9, durationNanoseconds: elapsed)
-        for index in call.ranLater.indices.reversed() { call.ranLater[index].observer?.callDidFinish(record) }
-        for index in (0..<call.ranCount).reversed() { call.ranChain[index].observer?.callDidFinish(record) }
-        for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
+        report(
+            outcome, asked: asked, target: call.request.target, action: call.request.action, route: call.route, start: call.start,
+            told: (later: call.ranLater, chain: call.ranChain, ran: call.ranCount), interception.observers)
         return outcome
+    }
+
+    /// The record of a finished call, told to the interceptors that ran and observe (the later
+    /// stops' first, then the first stop's, last first) and to the observers (in order).
+    private func report(
+        _ outcome: Outcome, asked: CallRequest, target: String, action: String, route: [String], start: UInt64,
+        told: (later: [Interception.Entry], chain: [Interception.Entry], ran: Int), _ observers: [(id: UInt64, observer: any CallObserver)]
+    ) {
+        let elapsed = monotonicNanoseconds() &- start
+        let record = CallRecord(
+            request: asked, target: target, action: action, redirectedFrom: route, result: recordedResult(of: outcome),
+            startTime: wallClockSeconds() - Double(elapsed) / 1e9, durationNanoseconds: elapsed)
+        for index in told.later.indices.reversed() { told.later[index].observer?.callDidFinish(record) }
+        for index in (0..<told.ran).reversed() { told.chain[index].observer?.callDidFinish(record) }
+        for index in observers.indices { observers[index].observer.callDidFinish(record) }
+    }
+
+    /// A finished call's result as its record shows it.
+    private func recordedResult(of outcome: Outcome) -> Result<(any Sendable)?, MediatorError> {
+        switch outcome {
+        case .answered(let value): .success(value)
+        case .failed(let error): .failure(error)
+        case .unanswered(let target, let action): .failure(notAnsweredError(target: target, action: action))
+        case .suspended(let suspension): .failure(asyncActionError(suspension))
+        }
     }
 
     /// The error a throwing interceptor's call fails with.

@@ -62,7 +62,7 @@ extension Mediator {
             if let canonicalTarget = Names.canonical(target, as: .target), let canonicalAction = Names.canonical(action, as: .action),
                 let found = registry.slots[canonicalTarget]?.definition.actions[canonicalAction]
             {
-                if !found.admits(remote: remote) { return ending(.refused(localOnlyError(target: target, action: found.name))) }
+                if let refusal = found.refusal(target: target, remote: remote) { return ending(.refused(refusal)) }
                 return ending(.action(target: target, found))
             }
             // A call degrades once; the fallback then goes where its own redirects send it.

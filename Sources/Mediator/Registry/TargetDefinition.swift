@@ -16,6 +16,18 @@ struct RegisteredAction: Sendable {
     func admits(remote: Bool) -> Bool {
         !(remote && isLocalOnly)
     }
+
+    /// The refusal of a call that ``admits(remote:)`` turns away (`forbidden`, naming the action
+    /// of `target`), or `nil` when the call may run it: every stage that refuses one builds its
+    /// error here.
+    func refusal(target: String, remote: Bool) -> MediatorError? {
+        guard !admits(remote: remote) else { return nil }
+        var error = MediatorError(
+            .forbidden, target: target, action: name,
+            reason: "action \"\(name)\" is local-only\(Names.isNative(name) ? " (its name begins with \"native\")" : ""); URL calls cannot reach it")
+        error.isURLRefusal = true
+        return error
+    }
 }
 
 /// An action's body with its target type erased (see ``ActionBody``).
