@@ -422,7 +422,7 @@ func performSynchronously(_ mediator: Mediator, target: String, action: String =
 }
 
 /// The synchronous call of a typed handle (in async code the async overload wins).
-func callSynchronously(_ handle: TypedActionHandle<BenchInput, Int>) -> Int? {
+func callSynchronously(_ handle: ActionHandle<BenchInput, Int>) -> Int? {
     try? handle.callNow(BenchInput(v: 1, name: "abc"))
 }
 

@@ -25,8 +25,8 @@ struct ActionHandleTests {
         try mediator.register(Target_Counter.self) { _ in Target_Counter() }
         let cached = try mediator.handle(target: "Counter", action: "identity", shouldCacheTarget: true)
         #expect(mediator.hasCachedInstance(ofTarget: "Counter"))
-        let first = (try? cached.callNow()) as? ObjectIdentifier
-        #expect((try? cached.callNow()) as? ObjectIdentifier == first)
+        let first = (try? cached.callNow([:])) as? ObjectIdentifier
+        #expect((try? cached.callNow([:])) as? ObjectIdentifier == first)
         #expect(mediator.perform(target: "Counter", action: "identity") as? ObjectIdentifier == first)
     }
 

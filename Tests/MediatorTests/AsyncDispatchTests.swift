@@ -131,7 +131,7 @@ struct AsyncDispatchTests {
         #expect(error?.code == .asyncAction)
         #expect(synchronously { try? load.callNow(["page": 1]) } == nil)
         let title = try mediator.handle(target: "Feed", action: "syncTitle")
-        #expect(try await title.call() as? String == "feed")
+        #expect(try await title.call([:]) as? String == "feed")
     }
 
     @Test("A cached instance made by the async path serves later synchronous calls")

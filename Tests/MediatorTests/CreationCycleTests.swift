@@ -156,7 +156,7 @@ struct HandleCreationCycleTests {
                 return Box()
             }, actions: [Action("touch") { _, _ in "touched" }])
         let handle = try mediator.handle(target: "Loop", action: "touch")
-        let error = #expect(throws: MediatorError.self) { try handle.callNow() }
+        let error = #expect(throws: MediatorError.self) { try handle.callNow([:]) }
         #expect(error?.code == .cyclicTargetCreation, "\(String(describing: error))")
     }
 }

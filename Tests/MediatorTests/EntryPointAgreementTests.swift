@@ -558,7 +558,7 @@ private let againURL = "app://Target_R/Action_again"
 private let reentries: [Reentry] = [
     Reentry(name: "callNow", sync: { try $0.callNow(target: "Target_R", action: "Action_again") }),
     Reentry(name: "callNow(as:)", sync: { try $0.callNow(target: "Target_R", action: "Action_again", as: String.self) }),
-    Reentry(name: "handle.callNow", sync: { try $0.handle(target: "Target_R", action: "Action_again").callNow() }),
+    Reentry(name: "handle.callNow", sync: { try $0.handle(target: "Target_R", action: "Action_again").callNow([:]) }),
     Reentry(name: "typed key, callNow", sync: { try $0.callNow(againKey, [:]) }),
     Reentry(name: "typed handle.callNow", sync: { try $0.handle(againKey).callNow([:]) }),
     Reentry(name: "callNow(url:)", sync: { try $0.callNow(url: againURL) }),
@@ -571,7 +571,7 @@ private let reentries: [Reentry] = [
             return nil
         }),
     Reentry(name: "call async", awaiting: { try await $0.call(target: "Target_R", action: "Action_again") }),
-    Reentry(name: "handle.call async", awaiting: { try await $0.handle(target: "Target_R", action: "Action_again").call() }),
+    Reentry(name: "handle.call async", awaiting: { try await $0.handle(target: "Target_R", action: "Action_again").call([:]) }),
     Reentry(name: "typed key async", awaiting: { try await $0.call(againKey, [:]) }),
     Reentry(name: "call(url:) async", awaiting: { try await $0.call(url: againURL) }),
 ]

@@ -72,12 +72,12 @@ struct RecursionTests {
         try mediator.register(
             target: "Handle",
             actions: [
-                Action("go") { mediator, _ in try mediator.handle(target: "Handle", action: "go").callNow() }
+                Action("go") { mediator, _ in try mediator.handle(target: "Handle", action: "go").callNow([:]) }
             ])
         for (target, call) in [
             ("Ping", { _ = try mediator.callNow(target: "Ping", action: "go") }),
             ("Remote", { _ = try mediator.callNow(url: "app://Remote/go") }),
-            ("Handle", { _ = try mediator.handle(target: "Handle", action: "go").callNow() }),
+            ("Handle", { _ = try mediator.handle(target: "Handle", action: "go").callNow([:]) }),
         ] as [(String, () throws -> Void)] {
             let error = #expect(throws: MediatorError.self, "\(target)") { try call() }
             #expect(error?.code == .callDepthExceeded, "\(target)")

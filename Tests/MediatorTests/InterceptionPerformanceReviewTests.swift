@@ -310,23 +310,23 @@ struct InterceptionReviewTests2 {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         let handle = try world.mediator.handle(target: "Notes", action: "echo")
-        _ = try handle.callNow()
+        _ = try handle.callNow([:])
         let id = world.mediator.addInterceptor(Pass("P", log) { _ in .answer("intercepted") })
-        #expect(try handle.callNow() as? String == "intercepted")
+        #expect(try handle.callNow([:]) as? String == "intercepted")
         #expect(world.mediator.removeInterception(id))
-        _ = try handle.callNow()
+        _ = try handle.callNow([:])
         #expect(world.ran("Notes/echo") == 2)
         let observer = world.mediator.addObserver(Watcher("W", log))
-        _ = try handle.callNow()
+        _ = try handle.callNow([:])
         #expect(log.records.count == 1)
         world.mediator.removeInterception(observer)
         var table = RedirectTable()
         try table.redirect("Notes/echo", to: "Web/open")
         world.mediator.setRedirects(table)
-        _ = try handle.callNow()
+        _ = try handle.callNow([:])
         #expect(world.ran("Web/open") == 1)
         world.mediator.setRedirects(RedirectTable())
-        _ = try handle.callNow()
+        _ = try handle.callNow([:])
         #expect(world.ran("Notes/echo") == 4)
         #expect(log.records.count == 1)
     }
@@ -344,7 +344,7 @@ struct InterceptionReviewTests2 {
         let worker = Thread {
             for round in 0..<rounds * 2 {
                 toWorker.wait()
-                let value = try? handle.callNow()
+                let value = try? handle.callNow([:])
                 let intercepted = value as? String == "I"
                 if intercepted != expectIntercepted.withLock({ $0 }) { wrong.withLock { $0.append("round \(round): \(String(describing: value))") } }
                 toMain.signal()
@@ -366,7 +366,7 @@ struct InterceptionReviewTests2 {
             toMain.wait()
         }
         #expect(wrong.withLock { $0 }.isEmpty, "\(wrong.withLock { $0 }.prefix(5))")
-        #expect(try handle.callNow() as? String != "I")
+        #expect(try handle.callNow([:]) as? String != "I")
     }
 
     // MARK: - Pre-existing (also at cf7340d^ = 9c02188): not introduced by cf7340d

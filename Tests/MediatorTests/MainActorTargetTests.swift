@@ -103,7 +103,7 @@ struct MainActorTargetTests {
         #expect(first == ScreenVisit(onMainQueue: true, taps: 1))
         #expect(mediator.perform(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 2))
         let handle = try mediator.handle(target: "TestScreen", action: "tap", shouldCacheTarget: true)
-        #expect(try handle.callNow() as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 3))
+        #expect(try handle.callNow([:]) as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 3))
         #expect(try mediator.callNow(url: "app://TestScreen/tap") as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 4))
         #expect(made.value == 1)
         #expect(madeOffMain.value == 0)
@@ -142,7 +142,7 @@ struct MainActorTargetTests {
                     try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit,
                     try await mediator.call(target: "TestScreen", action: "reload", shouldCacheTarget: true) as? ScreenVisit,
                     try? await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true) as? ScreenVisit,
-                    try await handle.call() as? ScreenVisit,
+                    try await handle.call([:]) as? ScreenVisit,
                     try await mediator.call(url: "app://TestScreen/tap") as? ScreenVisit,
                 ]
                 return (offMain, visits)
@@ -169,7 +169,7 @@ struct MainActorTargetTests {
                 [
                     errorCode { try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) },
                     errorCode { try mediator.callNow(target: "TestScreen", action: "tap") },
-                    errorCode { try handle.callNow() },
+                    errorCode { try handle.callNow([:]) },
                     errorCode { try mediator.callNow(url: "app://TestScreen/tap") },
                 ]
             )

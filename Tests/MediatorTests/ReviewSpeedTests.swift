@@ -360,10 +360,10 @@ final class ReviewSpeedKeyed: Sendable {
     /// Runs of the recursing bodies.
     let runs: Counter
     /// The handle the handle-recursing body calls.
-    let box: ReadWriteLock<TypedActionHandle<ReviewSpeedIn, ReviewSpeedOut>?>
+    let box: ReadWriteLock<ActionHandle<ReviewSpeedIn, ReviewSpeedOut>?>
 
     /// An instance calling back into `mediator`.
-    init(mediator: Mediator, runs: Counter, box: ReadWriteLock<TypedActionHandle<ReviewSpeedIn, ReviewSpeedOut>?>) {
+    init(mediator: Mediator, runs: Counter, box: ReadWriteLock<ActionHandle<ReviewSpeedIn, ReviewSpeedOut>?>) {
         self.mediator = mediator
         self.runs = runs
         self.box = box
@@ -420,7 +420,7 @@ struct ReviewSpeedWorld {
     /// Runs of the recursing bodies.
     let runs = Counter()
     /// The handle the handle-recursing body calls.
-    let box = ReadWriteLock<TypedActionHandle<ReviewSpeedIn, ReviewSpeedOut>?>(nil)
+    let box = ReadWriteLock<ActionHandle<ReviewSpeedIn, ReviewSpeedOut>?>(nil)
 
     /// A world whose mediator allows `depth` nested calls.
     init(depth: Int = Mediator.defaultMaximumCallDepth) throws {
@@ -436,7 +436,7 @@ struct ReviewSpeedWorld {
 }
 
 /// The synchronous call of a typed handle (an async context would pick the async overload).
-private func callNow<Input, Output>(_ handle: TypedActionHandle<Input, Output>, _ input: Input) throws(MediatorError) -> Output {
+private func callNow<Input, Output>(_ handle: ActionHandle<Input, Output>, _ input: Input) throws(MediatorError) -> Output {
     try handle.callNow(input)
 }
 

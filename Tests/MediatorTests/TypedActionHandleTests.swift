@@ -34,7 +34,7 @@ extension ActionKey where Input == HandleSum, Output == HandleTotal {
 
 /// Where a recursing body finds the handle to call (set once the handle exists).
 final class HandleBox: Sendable {
-    let handle = ReadWriteLock<TypedActionHandle<HandleSum, HandleTotal>?>(nil)
+    let handle = ReadWriteLock<ActionHandle<HandleSum, HandleTotal>?>(nil)
 }
 
 final class Target_HandleKeyed: MediatorTarget {
@@ -95,7 +95,7 @@ private func makeMediator(box: HandleBox = HandleBox(), maximumCallDepth: Int = 
 }
 
 /// The synchronous call (in async code the async overload would win).
-private func callNow<Input, Output>(_ handle: TypedActionHandle<Input, Output>, _ input: Input) throws(MediatorError) -> Output {
+private func callNow<Input, Output>(_ handle: ActionHandle<Input, Output>, _ input: Input) throws(MediatorError) -> Output {
     try handle.callNow(input)
 }
 
@@ -107,7 +107,7 @@ struct TypedActionHandleTests {
     func fastPath() throws {
         let (mediator, made) = try makeMediator()
         let add = try mediator.handle(.handleKeyedAdd, shouldCacheTarget: true)
-        #expect(add.key.target == "HandleKeyed")
+        #expect(add.target == "HandleKeyed")
         #expect(made.value == 1)
         #expect(try callNow(add, HandleSum(a: 2, b: 3)) == HandleTotal(total: 5, instance: 1))
         #expect(try callNow(add, HandleSum(a: -7, b: 3)) == HandleTotal(total: -4, instance: 1))

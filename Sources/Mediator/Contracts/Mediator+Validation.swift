@@ -165,6 +165,7 @@ extension Mediator {
 /// A typed key's input on its way through the pipeline (the slow path: the hot one calls the
 /// keyed body directly). A class, so the pipeline's functions pass one word, `nil` for every
 /// call by name.
+@usableFromInline
 final class TypedInput: Sendable {
     let value: any Encodable & Sendable
     /// The input's dynamic type, compared with a keyed body's input type.

@@ -367,6 +367,7 @@ extension Mediator {
 extension Outcome {
     /// The value of a finished call, or the error it failed with (for the throwing entry points).
     @inline(__always)
+    @usableFromInline
     consuming func value(_ mediator: Mediator) throws(MediatorError) -> (any Sendable)? {
         switch self {
         case .answered(let value): return value

@@ -1,5 +1,6 @@
 /// How a call ended, for every entry point: the `nil`-returning, throwing, async and completion
 /// forms, by name, by URL or through a handle, are thin adapters over it.
+@usableFromInline
 enum Outcome: Sendable {
     /// The action, a `notFound` handler or a fallback answered (`nil`: it returned nothing).
     case answered((any Sendable)?)
@@ -16,6 +17,7 @@ enum Outcome: Sendable {
 }
 
 /// Where a synchronous dispatch stopped because the next step must await, and how to go on.
+@usableFromInline
 struct Suspension: Sendable {
     /// What must be awaited, for the synchronous callers' error.
     let reason: AwaitReason
