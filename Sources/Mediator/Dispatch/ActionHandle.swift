@@ -21,11 +21,16 @@
 /// a released cached instance stays alive while a handle holds it). Resolve again after such changes.
 /// Handles do not go through fallbacks: resolving a missing action throws.
 ///
-/// When the action is synchronous, its instance is ready and nothing intercepts calls, a call is
-/// the body itself plus the count of nested calls (for a typed key, when the provider registered
-/// the action against a key of the same input and output types). Otherwise it goes the way of a
-/// call by name from the handle's resolution: params checked, a typed input encoded to params for an
-/// action registered by name and the result decoded into `Output`, interceptors and observers told.
+/// ``callNow(_:)`` is the body itself plus the count of nested calls when the action is
+/// synchronous, its instance is ready and nothing intercepts calls, and: by name, the action
+/// declares no params; by key, the provider registered it against a key of the same input and
+/// output types whose input declares no bounds or defaults. Every other call (and every ``call(_:)``)
+/// goes the way of a call by name from the handle's resolution: params checked, a typed input
+/// encoded to params for an action registered by name and the result decoded into `Output`,
+/// interceptors and observers told.
+///
+/// A handle by key names the action as resolved: ``target`` and ``action`` are the short names,
+/// whatever spelling the key used.
 public struct ActionHandle<Input: Sendable, Output: Sendable>: Sendable {
     /// The target's short name.
     public let target: String
@@ -110,9 +115,11 @@ public struct ActionHandle<Input: Sendable, Output: Sendable>: Sendable {
         } catch let error as MediatorError {
             throw error
         } catch {
-            // The conversions throw only MediatorError (a typed-throws closure type would need a
-            // newer runtime's metadata here).
-            throw MediatorError(.resultTypeMismatch, target: target, action: action, underlying: error, reason: "\(error)")
+            // Not reached: the conversions throw only MediatorError (a typed-throws closure type
+            // would need a newer runtime's metadata here, so the closure's type cannot say so).
+            throw MediatorError(
+                .resultTypeMismatch, target: target, action: action, underlying: error,
+                reason: "the result could not be read as \(typeName(Output.self)): \(oneLine(String(describing: error), limit: 200))")
         }
     }
 }
