@@ -101,7 +101,6 @@ extension Mediator {
 
     /// The whole call, awaiting what must be awaited: the synchronous pipeline first (most
     /// calls end there), then, if it stopped, the rest with the call's depth in the task.
-    @inline(__always)
     func dispatchAwaiting(
         target: String, action: String, params: Params, input: TypedInput? = nil, shouldCacheTarget: Bool, origin: CallOrigin = .inProcess
     ) async -> Outcome {

@@ -321,18 +321,18 @@ extension Mediator {
     enum FallbackStep {
         case closure(FallbackHandler)
         case target(ResolvedTarget, RegisteredAction)
-        case none
     }
 
-    /// Which fallback answers a call nothing else answered (read under the lock). A remote call
-    /// never reaches a `response` declared local-only: it counts as absent.
-    func fallbackStep(remote: Bool) -> FallbackStep {
-        state.withReadLock { registry in
+    /// Which fallback answers a call nothing else answered (read under the lock), or `nil` when
+    /// there is none. A remote call never reaches a `response` declared local-only: it counts as
+    /// absent.
+    func fallbackStep(remote: Bool) -> FallbackStep? {
+        state.withReadLock { registry -> FallbackStep? in
             if let fallback = registry.fallback { return .closure(fallback) }
             guard let slot = registry.slots[Self.noTargetActionName],
                 let response = slot.definition.action(named: Self.noTargetActionResponse),
                 response.admits(remote: remote)
-            else { return .none }
+            else { return nil }
             return .target(slot.resolved, response)
         }
     }

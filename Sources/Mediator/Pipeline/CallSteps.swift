@@ -28,9 +28,7 @@ extension Mediator {
 
     /// The global fallback as a step, or the end of a call nothing answers.
     func fallbackStep(target: String, action: String, params: Params, remote: Bool) -> CallStep? {
-        let step = fallbackStep(remote: remote)
-        if case .none = step { return nil }
-        return .fallback(step, target: target, action: action, params)
+        fallbackStep(remote: remote).map { .fallback($0, target: target, action: action, params) }
     }
 
     // MARK: What each step is
@@ -52,7 +50,7 @@ extension Mediator {
         switch step {
         case .action(_, _, let run, _, _): run.canRunNow ? nil : run.awaitReason
         case .notFound(_, let handler, _, _, _, _, _): handler.canRunNow ? nil : handler.awaitReason
-        case .fallback(.closure(.sync), _, _, _), .fallback(.none, _, _, _): nil
+        case .fallback(.closure(.sync), _, _, _): nil
         case .fallback(.closure(.async), _, _, _): .asyncFallback
         case .fallback(.target(_, let response), _, _, _): response.run.canRunNow ? nil : response.run.awaitReason
         }
@@ -70,8 +68,8 @@ extension Mediator {
             return try fallback(target, action, params)
         case .fallback(.target(_, let response), let target, let action, let params):
             return try response.run.runNow(on: instance ?? self, params: noTargetActionParams(target: target, action: action, params: params))
-        case .fallback(.closure(.async), _, _, _), .fallback(.none, _, _, _):
-            preconditionFailure("an async fallback cannot run synchronously, and no fallback runs nothing")
+        case .fallback(.closure(.async), _, _, _):
+            preconditionFailure("an async fallback cannot run synchronously")
         }
     }
 
@@ -88,8 +86,6 @@ extension Mediator {
             return try await fallback(target, action, params)
         case .fallback(.target(_, let response), let target, let action, let params):
             return try await response.run.runAwaiting(on: instance ?? self, params: noTargetActionParams(target: target, action: action, params: params))
-        case .fallback(.none, _, _, _):
-            return nil
         }
     }
 
