@@ -88,4 +88,10 @@ public struct CallRequest: Sendable {
 
     /// `Target/action`, as messages and logs show the call.
     public var name: String { "\(target)/\(action)" }
+
+    /// This call as it was asked, as a record shows it: the names of its first stop and the params
+    /// before any interceptor changed them, with this request's asked names, origin and depth.
+    func asAsked(target: String, action: String, params: Params) -> CallRequest {
+        CallRequest(askedTarget: askedTarget, askedAction: askedAction, target: target, action: action, params: params, origin: origin, depth: depth)
+    }
 }

@@ -79,9 +79,12 @@ extension Mediator {
         _ outcome: Outcome, _ interception: Interception, _ stop: FirstStop,
         options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool)
     ) -> Outcome {
-        let recorded = interception.records && (!interception.observers.isEmpty || stop.chain.prefix(stop.ran).contains { $0.observer != nil })
-        if !interception.redirects.hasFallbacks && !recorded { return outcome }
-        if interception.redirects.hasFallbacks || outcome.isSuspended { return continued(.end(outcome), interception, stop, options: options) }
+        // A failed call may still degrade, and a suspended one is recorded when it ends.
+        if interception.redirects.hasFallbacks { return continued(.end(outcome), interception, stop, options: options) }
+        guard interception.records && (!interception.observers.isEmpty || stop.chain.prefix(stop.ran).contains { $0.observer != nil }) else {
+            return outcome
+        }
+        if outcome.isSuspended { return continued(.end(outcome), interception, stop, options: options) }
         // Nothing more can happen to the call: its record goes out now, from the stop itself.
         reportFirstStop(outcome, stop, interception)
         return outcome
@@ -92,7 +95,8 @@ extension Mediator {
     private func reportFirstStop(_ outcome: Outcome, _ stop: FirstStop, _ interception: Interception) {
         // With no interceptor run, the request is still the call as asked.
         report(
-            outcome, asked: stop.ran == 0 ? stop.request : stop.askedRequest, target: stop.target, action: stop.action, route: [], start: stop.start,
+            outcome, asked: stop.ran == 0 ? stop.request : stop.request.asAsked(target: stop.target, action: stop.action, params: stop.askedParams),
+            target: stop.target, action: stop.action, route: [], start: stop.start,
             told: (later: [], chain: stop.chain, ran: stop.ran), interception.observers)
     }
 
@@ -112,13 +116,6 @@ extension Mediator {
         var ran = 0
         /// When the call started, if it may be recorded.
         let start: UInt64
-
-        /// The call as asked, as its record shows it: ``request`` before any interceptor changed it.
-        var askedRequest: CallRequest {
-            CallRequest(
-                askedTarget: request.askedTarget, askedAction: request.askedAction, target: target, action: action, params: askedParams,
-                origin: request.origin, depth: request.depth)
-        }
     }
 
     /// The first stop's request, chain and clock. Inlined in optimized builds; a frame of its own
@@ -394,11 +391,9 @@ extension Mediator {
             }
         }
         guard call.observed || !interception.observers.isEmpty else { return outcome }
-        let asked = CallRequest(
-            askedTarget: call.request.askedTarget, askedAction: call.request.askedAction, target: call.firstTarget, action: call.firstAction,
-            params: call.askedParams, origin: call.request.origin, depth: call.request.depth)
         report(
-            outcome, asked: asked, target: call.request.target, action: call.request.action, route: call.route, start: call.start,
+            outcome, asked: call.request.asAsked(target: call.firstTarget, action: call.firstAction, params: call.askedParams), target: call.request.target,
+            action: call.request.action, route: call.route, start: call.start,
             told: (later: call.ranLater, chain: call.ranChain, ran: call.ranCount), interception.observers)
         return outcome
     }
