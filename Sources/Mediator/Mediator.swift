@@ -57,8 +57,10 @@ public final class Mediator: Sendable {
 
     /// What happens to params that an action with declared parameters did not declare, unless
     /// the action says otherwise (``Action/undeclaredParameters(_:)``). The default,
-    /// ``UndeclaredParameterPolicy/refusedFromOutside``, refuses them from URL and command-line
-    /// calls and passes them on from in-process calls.
+    /// ``UndeclaredParameterPolicy/droppedFromURLs``, drops them from URL calls (a link's
+    /// `utm_source` does not fail the call), refuses them from command-line calls and passes them
+    /// on from in-process calls; ``UndeclaredParameterPolicy/refusedFromOutside`` refuses them from
+    /// URLs too.
     public let undeclaredParameters: UndeclaredParameterPolicy
 
     /// A mediator with no targets and no fallback.
@@ -70,7 +72,7 @@ public final class Mediator: Sendable {
     /// - Parameters:
     ///   - maximumCallDepth: see ``maximumCallDepth``; at least 1.
     ///   - undeclaredParameters: see ``undeclaredParameters``.
-    public init(maximumCallDepth: Int = Mediator.defaultMaximumCallDepth, undeclaredParameters: UndeclaredParameterPolicy = .refusedFromOutside) {
+    public init(maximumCallDepth: Int = Mediator.defaultMaximumCallDepth, undeclaredParameters: UndeclaredParameterPolicy = .droppedFromURLs) {
         self.maximumCallDepth = max(1, maximumCallDepth)
         self.undeclaredParameters = undeclaredParameters
     }

@@ -14,7 +14,7 @@ struct DescribeCommandTests {
         "  result: object",
         "  reach: remote (URL calls allowed)",
         "  async: no",
-        "  undeclared params: refused from URLs and the command line, passed on in-process",
+        "  undeclared params: dropped from URLs, refused from the command line, passed on in-process",
         "  example URL: app://Echo/checkedEcho?text=text&count=1",
         "  example: mediate perform Echo checkedEcho text=text count=1",
     ]
@@ -164,12 +164,18 @@ struct DescribeCommandTests {
         #expect(run.errorLines.first?.contains(failure.message) == true, "\(run)")
     }
 
-    @Test("An undeclared param is refused by perform, open and batch alike; the declared ones are coerced")
+    @Test("An undeclared param is refused by perform and batch alike and dropped from a URL by open; the declared ones are coerced")
     func undeclaredParamRefused() throws {
         let message = #"Echo/checkedEcho: undeclared parameter "bogus": the action takes text, count?, loud?, tags?"#
-        let opened = try Mediate.run(["--in-memory", "open", "app://Echo/checkedEcho?text=hi&bogus=1"])
-        #expect(opened.status == 65)
-        #expect(opened.errorLines == ["mediate: error: " + message])
+        let performed = try Mediate.run(["--in-memory", "perform", "Echo", "checkedEcho", "text=hi", "bogus=1"])
+        #expect(performed.status == 65)
+        #expect(performed.errorLines == ["mediate: error: " + message])
+        let opened = try Mediate.run(["--in-memory", "--log", "open", "app://Echo/checkedEcho?text=hi&bogus=1&utm_source=mail"])
+        #expect(opened.status == 0, "\(opened)")
+        #expect(opened.lines == [#"{"count":1,"text":"hi"}"#], "\(opened)")
+        // The log shows the call as the URL asked it, the dropped items included.
+        #expect(opened.errorLines.count == 1, "\(opened)")
+        #expect(opened.errorLines.first?.contains(" url=app://Echo/checkedEcho?text=hi&bogus=1&utm_source=mail ") == true, "\(opened)")
         let batch = try Mediate.run(["--in-memory", "batch"], input: "Echo checkedEcho text=hi bogus=1\nEcho checkedEcho text=hi count=3 loud=true tags=a\n")
         #expect(batch.status == 1)
         #expect(batch.errorLines == ["mediate: error: line 1: " + message])

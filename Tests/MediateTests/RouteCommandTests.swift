@@ -188,11 +188,12 @@ struct RouteCommandTests {
         #expect(typed.status == 0, "\(typed)")
         #expect(typed.json?["text"] as? String == "hi", "\(typed)")
         #expect(typed.json?["count"] as? Int == 7, "\(typed)")
-        // A path param the action does not declare is refused as any undeclared param is.
+        // A path param the action does not declare is dropped as any undeclared param of a URL is.
         try directory.write(#"[{"pattern": "/c/:id", "target": "Echo", "action": "checkedEcho"}]"#, to: "undeclared.json")
-        let undeclared = try Mediate.run(["--in-memory", "--routes", directory.file("undeclared.json"), "open", "app://c/1?text=hi"])
-        #expect(undeclared.status == 65)
-        #expect(undeclared.errorLines == [#"mediate: error: Echo/checkedEcho: undeclared parameter "id": the action takes text, count?, loud?, tags?"#])
+        let undeclared = try Mediate.run(["--in-memory", "--routes", directory.file("undeclared.json"), "open", "app://c/1?text=hi&utm_source=mail"])
+        #expect(undeclared.status == 0, "\(undeclared)")
+        #expect(undeclared.json?["text"] as? String == "hi", "\(undeclared)")
+        #expect(undeclared.json?["id"] == nil && undeclared.json?["utm_source"] == nil, "\(undeclared)")
         #expect(try open("zed://x").line == #"{"@route":"/x","@scheme":"zed","@url":"zed://x"}"#)
         let failing = try open("BETA://x")
         #expect(failing.status == 70, "\(failing)")

@@ -220,7 +220,7 @@ struct ContractDescriptionSchemaTests {
         #expect(all["summary"] == .string("Every type"))
         #expect(all["remote"] == .boolean(true))
         #expect(all["async"] == .boolean(false))
-        #expect(all["undeclaredParameters"] == .string("refusedFromOutside"))
+        #expect(all["undeclaredParameters"] == .string("droppedFromURLs"))
         #expect(all["key"] == nil)
         #expect(try action("Everything", "open")["undeclaredParameters"] == .string("ignored"))
         #expect(try action("Everything", "open")["params"]?["additionalProperties"] == nil)

@@ -251,9 +251,9 @@ struct ContractEntryPointTests {
         #expect(world.makes.value == 0)
     }
 
-    @Test("With the default policy an undeclared param passes in-process and is refused from outside, with the same words by URL and command line")
-    func defaultPolicyAcrossEntryPoints() async throws {
-        let world = try ContractWorld([.required("token", .string)])
+    @Test("With refusedFromOutside an undeclared param passes in-process and is refused from outside, with the same words by URL and command line")
+    func strictPolicyAcrossEntryPoints() async throws {
+        let world = try ContractWorld([.required("token", .string)], mediatorPolicy: .refusedFromOutside)
         let mediator = world.mediator
         let message = #"Shapes/take: undeclared parameter "x": the action takes token"#
         let params: Params = ["token": "t", "x": "1"]

@@ -24,9 +24,10 @@ struct ContractWorld {
     /// Runs of the target's factory.
     let makes = Counter()
 
-    /// A world whose target `Shapes` has the actions `actions` builds from the run counter.
-    init(policy: UndeclaredParameterPolicy = .refusedFromOutside, actions: (Counter) -> [Action<ContractBox>]) throws {
-        mediator = Mediator(undeclaredParameters: policy)
+    /// A world whose target `Shapes` has the actions `actions` builds from the run counter; its
+    /// mediator's policy is `policy` (`nil`: the mediator's default).
+    init(policy: UndeclaredParameterPolicy? = .refusedFromOutside, actions: (Counter) -> [Action<ContractBox>]) throws {
+        mediator = policy.map { Mediator(undeclaredParameters: $0) } ?? Mediator()
         let makes = makes
         try mediator.register(
             target: "Shapes",
@@ -38,7 +39,7 @@ struct ContractWorld {
 
     /// A world whose target `Shapes` has one action, `take`, declaring `params`.
     init(
-        _ params: [Parameter], actionPolicy: UndeclaredParameterPolicy? = nil, mediatorPolicy: UndeclaredParameterPolicy = .refusedFromOutside
+        _ params: [Parameter], actionPolicy: UndeclaredParameterPolicy? = nil, mediatorPolicy: UndeclaredParameterPolicy? = .refusedFromOutside
     ) throws {
         try self.init(policy: mediatorPolicy) { runs in
             let action = Action<ContractBox>("take", params: params) { _, params in

@@ -421,14 +421,68 @@ struct ContractUndeclaredTests {
         failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?token=t&x=1") }
     }
 
-    @Test("By default undeclared params are refused by URL and passed on as they are in-process")
-    func refusedFromOutsideByDefault() throws {
-        let world = try ContractWorld(Self.list)
-        #expect(byURL(world)?.description == Self.undeclaredX)
-        #expect(world.runs.value == 0)
+    /// The params the action received from a URL call, without the mediator's own `@` keys.
+    func receivedByURL(_ world: ContractWorld, _ url: String, params: Params = [:]) throws -> [String: String] {
+        let received = try #require(try world.mediator.callNow(url: url, params: params) as? Params)
+        return received.values.filter { !$0.key.hasPrefix("@") }.mapValues { typed($0) }
+    }
+
+    @Test("By default a URL's undeclared params are dropped, the command line's refused, and in-process ones passed on")
+    func droppedFromURLsByDefault() async throws {
+        let world = try ContractWorld(Self.list, mediatorPolicy: nil)
+        #expect(world.mediator.undeclaredParameters == .droppedFromURLs)
+        let url = "app://Shapes/take?token=t&utm_source=mail&fbclid=IwAR0&ref=push"
+        #expect(try receivedByURL(world, url) == ["token": #"String "t""#, "limit": "Int 20"])
+        try world.mediator.validate(url: url)
+        let fromCommandLine = await awaitedFailureOf { () async throws(MediatorError) in
+            _ = try await world.mediator.callFromOutside(target: "Shapes", action: "take", params: ["token": "t", "x": "1"], shouldCacheTarget: false)
+        }
+        #expect(fromCommandLine?.description == Self.undeclaredX)
+        let dryRun = failureOf { () throws(MediatorError) in
+            try world.mediator.validateFromOutside(target: "Shapes", action: "take", params: ["token": "t", "x": "1"])
+        }
+        #expect(dryRun?.description == Self.undeclaredX)
         let received = try world.received(["token": "t", "x": "1"])
         #expect(typed(received["x"]) == #"String "1""#)
-        #expect(world.mediator.undeclaredParameters == .refusedFromOutside)
+        #expect(world.runs.value == 2)
+    }
+
+    @Test("Only what the URL's text carries is dropped: params given with the URL in-process and those an interceptor adds are passed on")
+    func droppedOnlyFromTheURLText() throws {
+        let world = try ContractWorld(Self.list, mediatorPolicy: nil)
+        let log = InterceptionLog()
+        world.mediator.addInterceptor(
+            Probe("adds", log) { request in
+                request.params["session"] = "s1"
+                return .proceed
+            })
+        let received = try receivedByURL(world, "app://Shapes/take?token=t&ref=push&from=url", params: ["from": "caller", "callback": "cb"])
+        #expect(received == ["token": #"String "t""#, "limit": "Int 20", "session": #"String "s1""#, "callback": #"String "cb""#])
+        // The observers see the call as the URL asked it, the dropped items included.
+        let asked = try #require(log.records.last?.request.params)
+        #expect(asked["ref"] as? String == "push")
+        #expect(asked["from"] as? String == "caller")
+    }
+
+    @Test("A route's query items and its captures that the action does not declare are dropped by default")
+    func droppedFromRoutes() throws {
+        let world = try ContractWorld(Self.list, mediatorPolicy: nil)
+        try world.mediator.route("/take/:token/:slug", to: "Shapes", action: "take")
+        #expect(try receivedByURL(world, "app://take/t/a-title?utm_campaign=x&limit=5") == ["token": #"String "t""#, "limit": "Int 5"])
+        try world.mediator.validate(url: "app://take/t/a-title?utm_campaign=x")
+    }
+
+    @Test("refusedFromOutside, on the mediator or on one action, refuses a URL's undeclared params")
+    func strictOptionRefusesURLs() throws {
+        let strictMediator = try ContractWorld(Self.list, mediatorPolicy: .refusedFromOutside)
+        #expect(byURL(strictMediator)?.description == Self.undeclaredX)
+        #expect(
+            failureOf { () throws(MediatorError) in try strictMediator.mediator.validate(url: "app://Shapes/take?token=t&x=1") }?.description
+                == Self.undeclaredX)
+        let strictAction = try ContractWorld(Self.list, actionPolicy: .refusedFromOutside, mediatorPolicy: nil)
+        #expect(byURL(strictAction)?.description == Self.undeclaredX)
+        #expect(strictMediator.runs.value == 0 && strictAction.runs.value == 0)
+        #expect(try strictAction.received(["token": "t", "x": "1"])["x"] != nil)
     }
 
     @Test("A mediator that refuses undeclared params refuses them in-process too")
@@ -458,6 +512,8 @@ struct ContractUndeclaredTests {
             (.ignored, .refused, false, false),
             (.refusedFromOutside, .refused, false, true),
             (.refusedFromOutside, .ignored, false, true),
+            (.droppedFromURLs, .refused, false, false),
+            (.refused, .droppedFromURLs, true, true),
         ])
     func actionPolicyWins(action: UndeclaredParameterPolicy, mediator: UndeclaredParameterPolicy, refusedInProcess: Bool, refusedByURL: Bool) throws {
         let world = try ContractWorld(Self.list, actionPolicy: action, mediatorPolicy: mediator)
@@ -470,6 +526,7 @@ struct ContractUndeclaredTests {
     func listedPolicy() throws {
         let world = try ContractWorld(Self.list, mediatorPolicy: .ignored)
         #expect(world.mediator.target(named: "Shapes")?.actions.first?.undeclaredParameters == .ignored)
+        #expect(UndeclaredParameterPolicy.droppedFromURLs.description == "droppedFromURLs")
         #expect(UndeclaredParameterPolicy.refusedFromOutside.description == "refusedFromOutside")
         #expect(UndeclaredParameterPolicy.refused.description == "refused")
         #expect(UndeclaredParameterPolicy.ignored.description == "ignored")

@@ -61,14 +61,25 @@ final class ActionContract: Sendable {
 
     // MARK: Validation
 
+    /// The names in `params` that the action did not declare, with a value (a `nil` value counts as
+    /// absent). The keys a routed call's params carry for every action (`@route`, `@url`, ...)
+    /// are never undeclared: no action has to declare them.
+    func undeclaredNames(in params: Params) -> [String] {
+        guard parameters != nil else { return [] }
+        return params.values.compactMap { key, value in
+            !declaredNames.contains(key) && !URLRoute.reservedKeys.contains(key) && !isNil(value) ? key : nil
+        }
+    }
+
     /// `params` checked against the declared parameters: text converted to the declared types,
     /// defaults filled in; or the first problem, in declaration order (then undeclared params, by
     /// name), so that the same input gives the same error whichever way it came.
     ///
-    /// Params that are fine as they are (``acceptsQuickly(_:refuseUndeclared:)``, the common
+    /// Params that are fine as they are (``acceptsQuickly(_:passUndeclared:)``, the common
     /// in-process case) are returned without a copy; everything else is checked in order.
+    /// Undeclared params are refused when `refuseUndeclared`, else passed on as they are.
     func validate(_ params: Params, refuseUndeclared: Bool, target: String, action: String) -> Result<Params, MediatorError> {
-        guard let parameters, !acceptsQuickly(params, refuseUndeclared: refuseUndeclared) else { return .success(params) }
+        guard let parameters, !acceptsQuickly(params, passUndeclared: !refuseUndeclared) else { return .success(params) }
         var values = params.values
         do throws(MediatorError) {
             try Self.check(&values, against: parameters, path: "")
@@ -76,14 +87,7 @@ final class ActionContract: Sendable {
             return .failure(error.named(target: target, action: action))
         }
         if refuseUndeclared {
-            var undeclared: String?
-            // The keys a routed call's params carry for every action (`@route`, `@url`, ...) are
-            // never undeclared: no action has to declare them.
-            for (key, value) in params.values
-            where !declaredNames.contains(key) && !URLRoute.reservedKeys.contains(key) && !isNil(value) && undeclared.map({ key < $0 }) ?? true {
-                undeclared = key
-            }
-            if let key = undeclared {
+            if let key = undeclaredNames(in: params).min() {
                 return .failure(
                     MediatorError(
                         .invalidParameter, target: target, action: action, parameter: key,
@@ -95,18 +99,18 @@ final class ActionContract: Sendable {
     }
 
     /// Whether `params` are fine as they are: every value already exactly of its declared type,
-    /// nothing required missing, no default to fill in, nothing undeclared refused; `false`
-    /// otherwise (``validate(_:refuseUndeclared:target:action:)`` then checks in order). The hot
+    /// nothing required missing, no default to fill in, nothing undeclared unless `passUndeclared`;
+    /// `false` otherwise (``validate(_:undeclared:target:action:)`` then checks in order). The hot
     /// path of a declared action: it compares names and type identities, no casts, no copies.
     @inline(__always)
-    func acceptsQuickly(_ params: Params, refuseUndeclared: Bool) -> Bool {
+    func acceptsQuickly(_ params: Params, passUndeclared: Bool) -> Bool {
         // A keyed action's params are decoded into its input before it runs: the general path.
         guard keyed == nil, let count = parameters?.count, count <= 64 else { return false }
         var seen: UInt64 = 0
         let acceptable = params.allSatisfy { key, raw in
             var index = 0
             while index < count && names[index] != key { index += 1 }
-            guard index < count else { return !refuseUndeclared }
+            guard index < count else { return passUndeclared }
             guard let exact = exactTypes[index], storedType(of: raw) == exact else { return false }
             seen |= 1 << UInt64(index)
             return true

@@ -45,14 +45,15 @@ extension Mediator {
     /// hop meeting the URL rules.
     ///
     /// ```swift
-    /// try mediator.validate(url: "app://Notes/list?limit=5&color=red")
-    /// // throws: Notes/list: undeclared parameter "color": the action takes token, limit?
+    /// try mediator.validate(url: "app://Notes/list?limit=500&utm_source=mail")
+    /// // throws: Notes/list: invalid parameter "limit": expected integer (1...100), got String "500" (out of range)
     /// ```
     ///
     /// - Parameter url: the URL, as text.
     /// - Throws: what the URL call would fail with before running: `invalidURL`, `forbidden`
     ///   (``urlPolicy``, local-only actions), `targetNotFound`, `actionNotFound` or
-    ///   `invalidParameter` (undeclared params are refused from URLs by default).
+    ///   `invalidParameter` (undeclared params too, where the policy refuses them from URLs;
+    ///   by default they are dropped).
     public func validate(url: String) throws(MediatorError) {
         let request = try parse(url: url).get()
         try check(target: request.target, action: request.action, params: request.params, origin: .url(url))
@@ -89,7 +90,7 @@ extension Mediator {
                 let reason = notAnsweredError(target: failed.target, action: failed.action).description
                 params = Self.degradationParams(target: failed.target, action: failed.action, params: params, reason: reason)
             }
-            let checked = arguments(found.run, found.contract, params: params, input: nil, outside: origin.isFromOutside, target: target, action: found.name)
+            let checked = arguments(found.run, found.contract, params: params, input: nil, origin: origin, target: target, action: found.name)
             guard case .failure(let error) = checked else { return }
             failure = error
         }
@@ -105,7 +106,7 @@ extension Mediator {
     /// params (the input encoded, if there is one) checked against the declared parameters, with
     /// text coerced and defaults filled in.
     func arguments(
-        _ run: ActionRun, _ contract: ActionContract?, params: Params, input: TypedInput?, outside: Bool, target: String, action: String
+        _ run: ActionRun, _ contract: ActionContract?, params: Params, input: TypedInput?, origin: CallOrigin, target: String, action: String
     ) -> Result<(ActionRun, Params), MediatorError> {
         var params = params
         // A caller of the key's own input type gets the body's output as it is returned.
@@ -121,7 +122,9 @@ extension Mediator {
             }
         }
         guard let contract else { return .success((run, params)) }
-        let validated = contract.validate(params, refuseUndeclared: refusesUndeclared(contract, outside: outside), target: target, action: action)
+        let undeclared = undeclaredHandling(contract, origin: origin)
+        if undeclared == .dropped, case .url(let url) = origin { params = dropping(contract.undeclaredNames(in: params), from: params, readFrom: url) }
+        let validated = contract.validate(params, refuseUndeclared: undeclared == .refused, target: target, action: action)
         guard case .success(let checked) = validated else { return .failure(validated.failure) }
         // A keyed action by name: its input decoded now, before any instance is made (and by dry runs).
         if let keyed = contract.keyed {
@@ -135,11 +138,23 @@ extension Mediator {
         return .success((run, checked))
     }
 
-    /// Whether `contract`'s action refuses undeclared params from this caller: its own policy,
-    /// else the mediator's.
+    /// What a call from `origin` does with params `contract`'s action did not declare: the
+    /// action's own policy, else the mediator's.
     @inline(__always)
-    func refusesUndeclared(_ contract: ActionContract, outside: Bool) -> Bool {
-        (contract.policy ?? undeclaredParameters).refuses(fromOutside: outside)
+    func undeclaredHandling(_ contract: ActionContract, origin: CallOrigin) -> UndeclaredHandling {
+        (contract.policy ?? undeclaredParameters).handling(for: origin)
+    }
+
+    /// `params` without those of `names` that the text of `url` carries (its query items, its
+    /// route's captures): the undeclared params the default policy drops from a URL call. A name
+    /// given in-process with the URL (``open(_:params:completion:)``'s params) or added by an
+    /// interceptor stays, as in any in-process call. The URL is read again only when there is
+    /// an undeclared name to look for.
+    private func dropping(_ names: [String], from params: Params, readFrom url: String) -> Params {
+        guard !names.isEmpty, case .success(let read) = parse(url: url) else { return params }
+        var values = params.values
+        for name in names where read.params.values[name] != nil { values[name] = nil }
+        return Params(values)
     }
 
     /// `params`, or a typed key's input encoded to plain params for an action that does not

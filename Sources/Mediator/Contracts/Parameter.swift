@@ -102,11 +102,17 @@ public struct Parameter: Sendable, Equatable, CustomStringConvertible {
 ///     .undeclaredParameters(.ignored)                         // except this action
 /// ```
 public struct UndeclaredParameterPolicy: Sendable, Hashable, CustomStringConvertible {
-    enum Rule: Sendable, Hashable { case refusedFromOutside, refused, ignored }
+    enum Rule: Sendable, Hashable { case droppedFromURLs, refusedFromOutside, refused, ignored }
     let rule: Rule
 
-    /// The default: refused for URL and command-line calls, ignored (passed on as they are) for
-    /// in-process calls, which may add values such as callbacks.
+    /// The default: a URL call's undeclared params (the `utm_source`, `fbclid` or `ref` a link
+    /// picks up on its way) are dropped: the action does not get them and the call goes on
+    /// (observers still see the params as asked). Refused from the command line, where they are
+    /// a typing mistake; passed on as they are for in-process calls, which may add values such as
+    /// callbacks.
+    public static let droppedFromURLs = UndeclaredParameterPolicy(rule: .droppedFromURLs)
+    /// Refused for URL and command-line calls, passed on as they are for in-process calls: the
+    /// strict choice for an action whose links are made only by the app itself.
     public static let refusedFromOutside = UndeclaredParameterPolicy(rule: .refusedFromOutside)
     /// Refused for every caller: a call with a param the action did not declare fails with
     /// ``MediatorError/Code/invalidParameter``.
@@ -114,21 +120,33 @@ public struct UndeclaredParameterPolicy: Sendable, Hashable, CustomStringConvert
     /// Passed on to the action as they are, for every caller.
     public static let ignored = UndeclaredParameterPolicy(rule: .ignored)
 
-    /// `refusedFromOutside`, `refused` or `ignored`.
+    /// `droppedFromURLs`, `refusedFromOutside`, `refused` or `ignored`.
     public var description: String {
         switch rule {
+        case .droppedFromURLs: "droppedFromURLs"
         case .refusedFromOutside: "refusedFromOutside"
         case .refused: "refused"
         case .ignored: "ignored"
         }
     }
 
-    /// Whether a call from `outside` (URL or command line) with an undeclared param is refused.
-    func refuses(fromOutside outside: Bool) -> Bool {
-        switch rule {
-        case .refusedFromOutside: outside
-        case .refused: true
-        case .ignored: false
+    /// What a call from `origin` does with an undeclared param: the one place the policy is read.
+    func handling(for origin: CallOrigin) -> UndeclaredHandling {
+        switch (rule, origin) {
+        case (.ignored, _), (.droppedFromURLs, .inProcess), (.refusedFromOutside, .inProcess): .passed
+        case (.droppedFromURLs, .url): .dropped
+        default: .refused
         }
     }
+}
+
+/// What one call does with the params its action did not declare.
+enum UndeclaredHandling {
+    /// Given to the action as they are.
+    case passed
+    /// Those the URL's text carries are left out of what the action gets (the others are passed
+    /// on); the call goes on. Only a URL call's params are dropped.
+    case dropped
+    /// The call fails with `invalidParameter`, naming the first of them.
+    case refused
 }

@@ -198,7 +198,7 @@ struct ResolvedAction: Sendable {
         var params = arguments.params
         if contract != nil || arguments.input != nil {
             let prepared = mediator.arguments(
-                run, arguments.input == nil ? contract : registered.contract, params: params, input: arguments.input, outside: false, target: target,
+                run, arguments.input == nil ? contract : registered.contract, params: params, input: arguments.input, origin: .inProcess, target: target,
                 action: action)
             guard case .success(let checked) = prepared else { return .failed(prepared.failure) }
             (run, params) = checked

@@ -179,12 +179,12 @@ extension Mediator {
                     return .failed(actionFailedError(from: error, asked: target, action))
                 }
             }
-            return runReady(run, on: instance, contract: nil, params: params, input: input, outside: origin.isFromOutside, target: target, action: action)
+            return runReady(run, on: instance, contract: nil, params: params, input: input, origin: origin, target: target, action: action)
 
         case .readyDeclared(let run, let instance, let contract):
             // Declared params, all already of their types: checked in place, no copy.
             if input == nil, case .sync(let body) = run,
-                contract.acceptsQuickly(params, refuseUndeclared: refusesUndeclared(contract, outside: origin.isFromOutside))
+                contract.acceptsQuickly(params, passUndeclared: undeclaredHandling(contract, origin: origin) == .passed)
             {
                 do {
                     return .answered(try body(instance, params))
@@ -192,7 +192,7 @@ extension Mediator {
                     return .failed(actionFailedError(from: error, asked: target, action))
                 }
             }
-            return runReady(run, on: instance, contract: contract, params: params, input: input, outside: origin.isFromOutside, target: target, action: action)
+            return runReady(run, on: instance, contract: contract, params: params, input: input, origin: origin, target: target, action: action)
 
         case .action(let resolved, let found):
             return runAction(
@@ -213,12 +213,12 @@ extension Mediator {
 
     /// A resolved action on a ready instance: arguments checked, then `runReady`.
     private func runReady(
-        _ run: ActionRun, on instance: any TargetInstance, contract: ActionContract?, params: Params, input: TypedInput?, outside: Bool,
+        _ run: ActionRun, on instance: any TargetInstance, contract: ActionContract?, params: Params, input: TypedInput?, origin: CallOrigin,
         target: String, action: String
     ) -> Outcome {
         if contract == nil && input == nil { return runReady(run, on: instance, params: params, target: target, action: action) }
         let prepared = arguments(
-            run, contract, params: params, input: input, outside: outside, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
+            run, contract, params: params, input: input, origin: origin, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
         guard case .success(let (run, params)) = prepared else { return .failed(prepared.failure) }
         return runReady(run, on: instance, params: params, target: target, action: action)
     }
@@ -235,7 +235,7 @@ extension Mediator {
             (body, params) = (found.run, given)
         } else {
             let prepared = arguments(
-                found.run, found.contract, params: given, input: input, outside: origin.isFromOutside, target: resolved.name, action: found.name)
+                found.run, found.contract, params: given, input: input, origin: origin, target: resolved.name, action: found.name)
             guard case .success(let arguments) = prepared else { return .failed(prepared.failure) }
             (body, params) = arguments
         }

@@ -19,13 +19,6 @@ public enum CallOrigin: Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
-    /// Whether the call came from outside the program (a URL or a command line): the default
-    /// policy refuses undeclared params from such callers.
-    var isFromOutside: Bool {
-        if case .inProcess = self { return false }
-        return true
-    }
-
     /// `in-process`, `command line` or `url`, as log lines show it.
     public var description: String {
         switch self {

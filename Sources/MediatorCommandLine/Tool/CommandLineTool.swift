@@ -263,8 +263,8 @@ public struct CommandLineTool: Sendable {
             throw .usage("perform needs a target and an action: \(name) perform <Target> <action> [key=value ...]")
         }
         do {
-            // A call from outside the program: undeclared params are refused by default, as from a
-            // URL; local-only actions stay reachable (the person at the command line is its user).
+            // A call from outside the program: undeclared params are refused by default (a typing
+            // mistake); local-only actions stay reachable (the person at the command line is its user).
             return try await mediator.callFromOutside(target: positional[0], action: positional[1], params: parameters.params, shouldCacheTarget: cache)
         } catch {
             throw .call(error)

@@ -12,7 +12,7 @@ import Mediator
 ///   result: array of object
 ///   reach: remote (URL calls allowed)
 ///   async: no
-///   undeclared params: refused from URLs and the command line, passed on in-process
+///   undeclared params: dropped from URLs, refused from the command line, passed on in-process
 ///   example URL: app://Notes/list?token=text&limit=20
 ///   example: mediate perform Notes list token=text limit=20
 /// ```
@@ -118,7 +118,8 @@ struct DescriptionText {
         switch policy {
         case .refused: "refused"
         case .ignored: "passed on to the action"
-        default: "refused from URLs and the command line, passed on in-process"
+        case .refusedFromOutside: "refused from URLs and the command line, passed on in-process"
+        default: "dropped from URLs, refused from the command line, passed on in-process"
         }
     }
 
