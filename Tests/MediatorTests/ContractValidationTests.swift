@@ -447,8 +447,10 @@ struct ContractUndeclaredTests {
         #expect(world.runs.value == 2)
     }
 
-    @Test("Only what the URL's text carries is dropped: params given with the URL in-process and those an interceptor adds are passed on")
-    func droppedOnlyFromTheURLText() throws {
+    @Test(
+        "From a URL the action gets only what it declares: params given in-process with the URL and interceptors' additions are dropped too; observers see them"
+    )
+    func urlCallGetsOnlyDeclared() throws {
         let world = try ContractWorld(Self.list, mediatorPolicy: nil)
         let log = InterceptionLog()
         world.mediator.addInterceptor(
@@ -457,11 +459,25 @@ struct ContractUndeclaredTests {
                 return .proceed
             })
         let received = try receivedByURL(world, "app://Shapes/take?token=t&ref=push&from=url", params: ["from": "caller", "callback": "cb"])
-        #expect(received == ["token": #"String "t""#, "limit": "Int 20", "session": #"String "s1""#, "callback": #"String "cb""#])
-        // The observers see the call as the URL asked it, the dropped items included.
+        #expect(received == ["token": #"String "t""#, "limit": "Int 20"])
+        // The observers see the call as it was asked, the dropped items included.
         let asked = try #require(log.records.last?.request.params)
         #expect(asked["ref"] as? String == "push")
         #expect(asked["from"] as? String == "caller")
+        #expect(asked["callback"] as? String == "cb")
+        // In-process, the same call passes them on.
+        let inProcess = try world.received(["token": "t", "ref": "push"])
+        #expect(inProcess["ref"] as? String == "push" && inProcess["session"] as? String == "s1")
+    }
+
+    @Test("An action's own droppedFromURLs drops under a mediator that refuses; its own refused refuses under the default")
+    func actionPolicyDrops() throws {
+        let dropping = try ContractWorld(Self.list, actionPolicy: .droppedFromURLs, mediatorPolicy: .refused)
+        #expect(try receivedByURL(dropping, "app://Shapes/take?token=t&x=1") == ["token": #"String "t""#, "limit": "Int 20"])
+        #expect(dropping.failure(["token": "t", "x": "1"]) == nil)
+        let refusing = try ContractWorld(Self.list, actionPolicy: .refused, mediatorPolicy: nil)
+        #expect(byURL(refusing)?.description == Self.undeclaredX)
+        #expect(refusing.failure(["token": "t", "x": "1"])?.description == Self.undeclaredX)
     }
 
     @Test("A route's query items and its captures that the action does not declare are dropped by default")

@@ -63,7 +63,7 @@ struct DeepLinkBehaviourTests {
         try mediator.route("/notes/:id<int>", to: "Notes", action: "get")
         #expect(try mediator.callNow(url: "myapp://notes/21") as? String == "42 id")
         #expect(try mediator.callNow(url: "myapp://notes/21?color=red&utm_source=mail") as? String == "42 id")
-        #expect(try mediator.callNow(url: "myapp://notes/21?color=red", params: ["color": "blue", "context": "app"]) as? String == "42 context,id")
+        #expect(try mediator.callNow(url: "myapp://notes/21?color=red", params: ["color": "blue", "context": "app"]) as? String == "42 id")
         try mediator.validate(url: "myapp://notes/21")
         try mediator.validate(url: "myapp://notes/21?color=red")
         #expect(code { try mediator.validate(url: "myapp://notes/x/y") } == .routeNotFound)

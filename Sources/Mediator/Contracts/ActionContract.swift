@@ -71,6 +71,16 @@ final class ActionContract: Sendable {
         }
     }
 
+    /// `params` with only what the action declared (and the keys every routed call carries): what
+    /// a URL call's action gets under the default policy. The same params when nothing is to go.
+    func droppingUndeclared(from params: Params) -> Params {
+        let names = undeclaredNames(in: params)
+        guard !names.isEmpty else { return params }
+        var values = params.values
+        for name in names { values[name] = nil }
+        return Params(values)
+    }
+
     /// `params` checked against the declared parameters: text converted to the declared types,
     /// defaults filled in; or the first problem, in declaration order (then undeclared params, by
     /// name), so that the same input gives the same error whichever way it came.
@@ -100,7 +110,7 @@ final class ActionContract: Sendable {
 
     /// Whether `params` are fine as they are: every value already exactly of its declared type,
     /// nothing required missing, no default to fill in, nothing undeclared unless `passUndeclared`;
-    /// `false` otherwise (``validate(_:undeclared:target:action:)`` then checks in order). The hot
+    /// `false` otherwise (``validate(_:refuseUndeclared:target:action:)`` then checks in order). The hot
     /// path of a declared action: it compares names and type identities, no casts, no copies.
     @inline(__always)
     func acceptsQuickly(_ params: Params, passUndeclared: Bool) -> Bool {

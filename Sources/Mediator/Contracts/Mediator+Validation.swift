@@ -40,7 +40,7 @@ extension Mediator {
         try check(target: target, action: action, params: params, origin: .inProcess)
     }
 
-    /// Checks a URL call as ``open(_:params:completion:)`` would before running it, and runs nothing:
+    /// Checks a URL call as ``open(_:params:isolation:completion:)`` would before running it, and runs nothing:
     /// redirects and a degradation are followed as for ``validate(target:action:params:)``, each
     /// hop meeting the URL rules.
     ///
@@ -123,7 +123,7 @@ extension Mediator {
         }
         guard let contract else { return .success((run, params)) }
         let undeclared = undeclaredHandling(contract, origin: origin)
-        if undeclared == .dropped, case .url(let url) = origin { params = dropping(contract.undeclaredNames(in: params), from: params, readFrom: url) }
+        if undeclared == .dropped { params = contract.droppingUndeclared(from: params) }
         let validated = contract.validate(params, refuseUndeclared: undeclared == .refused, target: target, action: action)
         guard case .success(let checked) = validated else { return .failure(validated.failure) }
         // A keyed action by name: its input decoded now, before any instance is made (and by dry runs).
@@ -143,18 +143,6 @@ extension Mediator {
     @inline(__always)
     func undeclaredHandling(_ contract: ActionContract, origin: CallOrigin) -> UndeclaredHandling {
         (contract.policy ?? undeclaredParameters).handling(for: origin)
-    }
-
-    /// `params` without those of `names` that the text of `url` carries (its query items, its
-    /// route's captures): the undeclared params the default policy drops from a URL call. A name
-    /// given in-process with the URL (``open(_:params:completion:)``'s params) or added by an
-    /// interceptor stays, as in any in-process call. The URL is read again only when there is
-    /// an undeclared name to look for.
-    private func dropping(_ names: [String], from params: Params, readFrom url: String) -> Params {
-        guard !names.isEmpty, case .success(let read) = parse(url: url) else { return params }
-        var values = params.values
-        for name in names where read.params.values[name] != nil { values[name] = nil }
-        return Params(values)
     }
 
     /// `params`, or a typed key's input encoded to plain params for an action that does not

@@ -105,11 +105,12 @@ public struct UndeclaredParameterPolicy: Sendable, Hashable, CustomStringConvert
     enum Rule: Sendable, Hashable { case droppedFromURLs, refusedFromOutside, refused, ignored }
     let rule: Rule
 
-    /// The default: a URL call's undeclared params (the `utm_source`, `fbclid` or `ref` a link
-    /// picks up on its way) are dropped: the action does not get them and the call goes on
-    /// (observers still see the params as asked). Refused from the command line, where they are
-    /// a typing mistake; passed on as they are for in-process calls, which may add values such as
-    /// callbacks.
+    /// The default: from a URL call (or a route), the action gets only the params it declared;
+    /// the others (the `utm_source`, `fbclid` or `ref` a link picks up on its way, and any a caller
+    /// gave with the URL or an interceptor added) are dropped, and the call goes on. Observers
+    /// still see the params as the call asked them. Refused from the command line, where they
+    /// are a typing mistake; passed on as they are for in-process calls, which may add values
+    /// such as callbacks.
     public static let droppedFromURLs = UndeclaredParameterPolicy(rule: .droppedFromURLs)
     /// Refused for URL and command-line calls, passed on as they are for in-process calls: the
     /// strict choice for an action whose links are made only by the app itself.
@@ -144,8 +145,7 @@ public struct UndeclaredParameterPolicy: Sendable, Hashable, CustomStringConvert
 enum UndeclaredHandling {
     /// Given to the action as they are.
     case passed
-    /// Those the URL's text carries are left out of what the action gets (the others are passed
-    /// on); the call goes on. Only a URL call's params are dropped.
+    /// Left out of what the action gets; the call goes on.
     case dropped
     /// The call fails with `invalidParameter`, naming the first of them.
     case refused

@@ -129,7 +129,8 @@ extension Mediator {
     ///   - depth: `.counted` when the caller has already counted this call in ``CallDepth`` (an
     ///     entry point that runs user code of its own around the dispatch, such as a completion).
     ///   - origin: where the call came from: a URL call meets the URL rules (local-only actions
-    ///     refused); a URL or command-line call has undeclared params refused by the default policy.
+    ///     refused); its undeclared params are passed on, dropped or refused as the policy says for
+    ///     that origin (``UndeclaredParameterPolicy``).
     ///   - awaiting: the caller will await the rest of the call if it suspends, so it must not
     ///     block a thread either: it suspends rather than wait for another call's creation of the
     ///     cached instance, even by a synchronous factory.

@@ -26,8 +26,9 @@ extension Mediator {
     /// `routeURL:withParameters:`, URLNavigator's `context`): any `Sendable` value (a callback, an
     /// object the destination needs), never from the URL's text. They are merged over the query's
     /// params and a route's path params (in-process params win). Every URL rule still applies: the
-    /// call is a remote call, and an action that declares its params refuses undeclared ones,
-    /// these included.
+    /// call is a remote call, and an action that declares its params gets only those it declares,
+    /// from these too (declare a callback as `.value(T.self)`), unless its policy says otherwise
+    /// (``UndeclaredParameterPolicy``).
     ///
     /// - Parameters:
     ///   - url: the URL, as text; it comes from outside the program and is checked as such.
