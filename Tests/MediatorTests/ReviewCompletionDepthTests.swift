@@ -31,7 +31,7 @@ final class CompletionChain: Sendable {
     }
 }
 
-/// Review of issue 12: the completion of `perform(target:action:params:shouldCacheTarget:completion:)`
+/// Review of issue 12: the completion of `perform(target:action:params:shouldCacheTarget:isolation:completion:)`
 /// runs outside the depth its call was counted at.
 @Suite("Review: call depth through perform's completion", hangLimit)
 struct ReviewCompletionDepthTests {

@@ -58,16 +58,24 @@ extension Mediator {
     /// }
     /// ```
     ///
-    /// The completion is called from that task (which may run before or after `perform` has
-    /// returned), not on the main actor unless you hop there (`Task { @MainActor in ... }`). It
-    /// counts as one call nested in the call it completes, as ``open(_:params:completion:)``'s does, so a
-    /// completion that starts the same call again ends, ``maximumCallDepth`` levels down, in
-    /// ``MediatorError/Code/callDepthExceeded``, told to the completion one level deeper; a
-    /// completion that calls again from there is not called back, which is where the recursion
-    /// stops (the one exception to "exactly once"). Calls started one after another from
-    /// completions, or from tasks a completion starts, nest the same way: a chain of more than
-    /// ``maximumCallDepth`` of them meets the limit too. Cancel the returned task to
-    /// cancel the call: the completion then gets what the action made of it (a
+    /// Where the completion runs: on the actor the call was started on. A call started on the main
+    /// actor (a view controller, a SwiftUI action) completes on the main actor, so the completion
+    /// may update the UI; a call started on another actor completes on that actor; a call started
+    /// outside any actor (a nonisolated function, a callback of a thread or queue of its own)
+    /// completes on the task's thread, a thread of the shared pool. Only the completion runs
+    /// there: the action itself runs where ``call(target:action:params:shouldCacheTarget:)`` runs
+    /// it (a main-actor target on the main actor, anything else off it). The task starts on that
+    /// actor, so the completion comes once the actor is free: never before `perform` has
+    /// returned when it was started there.
+    ///
+    /// The completion counts as one call nested in the call it completes, as
+    /// ``open(_:params:isolation:completion:)``'s does, so a completion that starts the same call again
+    /// ends, ``maximumCallDepth`` levels down, in ``MediatorError/Code/callDepthExceeded``, told to
+    /// the completion one level deeper; a completion that calls again from there is not called
+    /// back, which is where the recursion stops (the one exception to "exactly once"). Calls
+    /// started one after another from completions, or from tasks a completion starts, nest the
+    /// same way: a chain of more than ``maximumCallDepth`` of them meets the limit too. Cancel the
+    /// returned task to cancel the call: the completion then gets what the action made of it (a
     /// ``MediatorError/Code/cancelled`` error if it stopped with `CancellationError`).
     ///
     /// - Parameters:
@@ -75,6 +83,8 @@ extension Mediator {
     ///   - action: the action's short or full name.
     ///   - params: the call's params.
     ///   - shouldCacheTarget: keep the target instance for later calls.
+    ///   - isolation: the actor the call is started on, where the completion runs; leave it out
+    ///     (the caller's, `#isolation`).
     ///   - completion: gets the result, or the ``MediatorError`` the call failed with.
     /// - Returns: the task running the call; cancel it to cancel the call.
     @discardableResult
@@ -83,19 +93,82 @@ extension Mediator {
         action: String,
         params: Params = [:],
         shouldCacheTarget: Bool = false,
+        isolation: isolated (any Actor)? = #isolation,
         completion: @escaping @Sendable (Result<(any Sendable)?, MediatorError>) -> Void
+    ) -> Task<Void, Never> {
+        complete(
+            target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, isolation: isolation, read: { $0 }, completion: completion)
+    }
+
+    /// The same, with the result as a `T`, converted as ``call(target:action:params:shouldCacheTarget:as:)``
+    /// converts it: the completion form of a typed wrapper.
+    ///
+    /// ```swift
+    /// mediator.perform(target: "Notes", action: "get", params: ["id": 1], as: Note.self) { result in
+    ///     if case .success(let note) = result { titleLabel.text = note.title }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - target: the target's short or full name.
+    ///   - action: the action's short or full name.
+    ///   - params: the call's params.
+    ///   - shouldCacheTarget: keep the target instance for later calls.
+    ///   - type: the type of the result.
+    ///   - isolation: the actor the call is started on, where the completion runs; leave it out
+    ///     (the caller's, `#isolation`).
+    ///   - completion: gets the result as a `T`, or the ``MediatorError`` the call failed with
+    ///     (``MediatorError/Code/resultTypeMismatch`` when the result cannot be read as a `T`).
+    /// - Returns: the task running the call; cancel it to cancel the call.
+    @discardableResult
+    public func perform<T>(
+        target: String,
+        action: String,
+        params: Params = [:],
+        shouldCacheTarget: Bool = false,
+        as type: T.Type,
+        isolation: isolated (any Actor)? = #isolation,
+        completion: @escaping @Sendable (Result<T, MediatorError>) -> Void
+    ) -> Task<Void, Never> {
+        complete(
+            target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, isolation: isolation,
+            read: { self.typed($0, as: T.self, target: target, action: action) }, completion: completion)
+    }
+
+    /// The completion forms' task: the call, its result as `read` gives it, the completion.
+    private func complete<T>(
+        target: String, action: String, params: Params, shouldCacheTarget: Bool, isolation: isolated (any Actor)?,
+        read: @escaping @Sendable (Result<(any Sendable)?, MediatorError>) -> Result<T, MediatorError>,
+        completion: @escaping @Sendable (Result<T, MediatorError>) -> Void
     ) -> Task<Void, Never> {
         // The task's calls nest under the caller's: runaway recursion through completion forms
         // still ends in `callDepthExceeded`.
         let depth = CallDepth.current
         return Task {
+            // Captured, so that the task (and with it the completion) runs on the caller's actor.
+            _ = isolation
             let outcome = await CallDepth.$taskDepth.withValue(depth) {
                 await self.dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
             }
             // One level deeper than the call; no deeper than one past the limit, as for a URL
             // completion: a completion that restarts its call without end stops here.
             guard depth <= self.maximumCallDepth else { return }
-            CallDepth.$taskDepth.withValue(depth + 1) { completion(outcome.result(self)) }
+            let result = read(outcome.result(self))
+            CallDepth.$taskDepth.withValue(depth + 1) { completion(result) }
+        }
+    }
+
+    /// A call's result as a `T`: as it is when it is one, else converted (or the mismatch error).
+    private func typed<T>(_ result: Result<(any Sendable)?, MediatorError>, as type: T.Type, target: String, action: String) -> Result<T, MediatorError> {
+        switch result {
+        case .success(let value):
+            if let value = value as? T { return .success(value) }
+            do {
+                return .success(try converted(value, as: T.self, target: target, action: action))
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error): return .failure(error)
         }
     }
 

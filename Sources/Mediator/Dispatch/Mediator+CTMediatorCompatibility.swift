@@ -90,13 +90,17 @@ extension Mediator {
     /// - Parameters:
     ///   - url: the URL, as text; it comes from outside the program and is checked as such.
     ///   - params: params from the calling code, merged over the URL's.
-    ///   - completion: gets the outcome: on the calling thread before `open` returns, or from a
-    ///     task when the call must await.
+    ///   - isolation: the actor the call is started on, where a completion that must wait for
+    ///     the call runs; leave it out (the caller's, `#isolation`).
+    ///   - completion: gets the outcome: on the calling thread before `open` returns, or, when the
+    ///     call must await, from a task on the actor the call was started on (the main actor for
+    ///     a call from the main actor; a thread of the shared pool for a call outside any actor).
     /// - Returns: the action's result, or `nil` when it returned nothing or the call failed or was
     ///   refused.
     @discardableResult
     public func open(
-        _ url: String, params: Params = [:], completion: (@Sendable ([String: any Sendable]) -> Void)? = nil
+        _ url: String, params: Params = [:], isolation: isolated (any Actor)? = #isolation,
+        completion: (@Sendable ([String: any Sendable]) -> Void)? = nil
     ) -> (any Sendable)? {
         let extra = params.isEmpty ? nil : params
         guard let completion else {
@@ -120,6 +124,8 @@ extension Mediator {
         let outcome = dispatch(url: url, extra: extra, depth: .counted)
         if case .suspended = outcome {
             Task {
+                // Captured, so that the task (and with it the completion) runs on the caller's actor.
+                _ = isolation
                 let finished = await outcome.finished(depth: depth)
                 // The completion counts toward the depth, as on the synchronous path.
                 CallDepth.$taskDepth.withValue(depth) { Self.complete(finished, completion: completion, mediator: self) }
@@ -129,7 +135,7 @@ extension Mediator {
         return Self.complete(outcome, completion: completion, mediator: self)
     }
 
-    /// Calls `completion` for a finished URL call, as ``open(_:params:completion:)`` documents, and
+    /// Calls `completion` for a finished URL call, as ``open(_:params:isolation:completion:)`` documents, and
     /// returns the call's result.
     @discardableResult
     private static func complete(_ outcome: Outcome, completion: @Sendable ([String: any Sendable]) -> Void, mediator: Mediator) -> (any Sendable)? {

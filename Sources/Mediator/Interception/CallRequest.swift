@@ -10,7 +10,7 @@ public enum CallOrigin: Sendable, Equatable, CustomStringConvertible {
     case inProcess
     /// A call read from a command line (`MediatorCommandLine`: `mediate perform`, a batch line).
     case commandLine
-    /// A call made by URL (`call(url:params:)`, `open(_:params:completion:)`); the URL as the caller gave it.
+    /// A call made by URL (`call(url:params:)`, `open(_:params:isolation:completion:)`); the URL as the caller gave it.
     case url(String)
 
     /// Whether URL rules apply to the call (local-only actions and allow-lists).

@@ -11,7 +11,7 @@
 /// short form and answers to both. The prefix may be written once: `Action_Action_create` is an
 /// invalid name, refused at registration.
 ///
-/// An action is reachable by URL (``Mediator/open(_:params:completion:)``) unless it is local-only: declared with
+/// An action is reachable by URL (``Mediator/open(_:params:isolation:completion:)``) unless it is local-only: declared with
 /// `localOnly: true`, or named with the prefix `native` (CTMediator's rule).
 public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// The action's short name (without the `Action_` prefix).

@@ -20,7 +20,7 @@ extension Mediator {
     /// gives an array of strings. A URL call never reaches an action named `native...` or declared
     /// local-only, honours ``urlPolicy``, and never creates a cached target (an existing cached
     /// instance is used; targets registered as always cached are cached). The full rules are in
-    /// <doc:RemoteCallsByURL>. Code that cannot `await` uses ``open(_:params:completion:)``.
+    /// <doc:RemoteCallsByURL>. Code that cannot `await` uses ``open(_:params:isolation:completion:)``.
     ///
     /// `params` are in-process params passed along with the link (JLRoutes'
     /// `routeURL:withParameters:`, URLNavigator's `context`): any `Sendable` value (a callback, an
@@ -54,7 +54,7 @@ extension Mediator {
 
     /// Parse, refuse what the rules forbid (before the query is even decoded), then dispatch.
     /// `depth`: as for ``dispatch(target:action:params:input:shouldCacheTarget:origin:depth:awaiting:)``.
-    /// `extra`: the caller's in-process params (``open(_:params:completion:)``).
+    /// `extra`: the caller's in-process params (``open(_:params:isolation:completion:)``).
     func dispatch(url: String, extra: Params? = nil, depth: DepthCount = .enter, awaiting: Bool = false) -> Outcome {
         guard depth == .enter else { return dispatch(urlCall(url, extra: extra), url: url, awaiting: awaiting) }
         // Counted before the URL is read: a URL that fails as it is read is reported to
