@@ -37,20 +37,24 @@ let package = Package(
         // Mediator, extension modules (their own, whose typed keys they register against, and
         // others', whose keys they call) and support modules; extension modules depend on Mediator
         // only; support modules on Mediator at most.
-        .target(name: "ExampleSupport", path: "Targets/ExampleSupport", swiftSettings: settings),
-        .target(name: "Accounts", dependencies: ["Mediator", "AccountsMediator", "ExampleSupport"], path: "Targets/Accounts", swiftSettings: settings),
-        .target(name: "AccountsMediator", dependencies: ["Mediator"], path: "Targets/AccountsMediator", swiftSettings: settings),
+        .target(name: "ExampleModuleSupport", path: "Targets/ExampleSupport", swiftSettings: settings),
         .target(
-            name: "Notes",
-            dependencies: ["Mediator", "AccountsMediator", "NotesMediator", "ExampleSupport"],
+            name: "ExampleAccounts", dependencies: ["Mediator", "ExampleAccountsMediator", "ExampleModuleSupport"], path: "Targets/Accounts",
+            swiftSettings: settings),
+        .target(name: "ExampleAccountsMediator", dependencies: ["Mediator"], path: "Targets/AccountsMediator", swiftSettings: settings),
+        .target(
+            name: "ExampleNotes",
+            dependencies: ["Mediator", "ExampleAccountsMediator", "ExampleNotesMediator", "ExampleModuleSupport"],
             path: "Targets/Notes",
             swiftSettings: settings
         ),
-        .target(name: "NotesMediator", dependencies: ["Mediator"], path: "Targets/NotesMediator", swiftSettings: settings),
+        .target(name: "ExampleNotesMediator", dependencies: ["Mediator"], path: "Targets/NotesMediator", swiftSettings: settings),
 
         .executableTarget(
             name: "mediate",
-            dependencies: ["Mediator", "MediatorCommandLine", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "ExampleSupport"],
+            dependencies: [
+                "Mediator", "MediatorCommandLine", "ExampleAccounts", "ExampleAccountsMediator", "ExampleNotes", "ExampleNotesMediator", "ExampleModuleSupport",
+            ],
             path: "Sources/mediate",
             swiftSettings: settings
         ),
@@ -69,7 +73,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "MediatorDemo",
-            dependencies: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator"],
+            dependencies: ["Mediator", "ExampleAccounts", "ExampleAccountsMediator", "ExampleNotes", "ExampleNotesMediator"],
             path: "Sources/MediatorDemo",
             swiftSettings: settings
         ),
@@ -92,7 +96,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ExampleModulesTests",
-            dependencies: ["Mediator", "MediatorTesting", "Accounts", "AccountsMediator", "Notes", "NotesMediator", "ExampleSupport", "TestSupport"],
+            dependencies: [
+                "Mediator", "MediatorTesting", "ExampleAccounts", "ExampleAccountsMediator", "ExampleNotes", "ExampleNotesMediator", "ExampleModuleSupport",
+                "TestSupport",
+            ],
             path: "Tests/ExampleModulesTests",
             swiftSettings: settings
         ),

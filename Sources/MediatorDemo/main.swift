@@ -2,11 +2,11 @@
 // Notes and Accounts never import each other; this program wires them into one mediator and
 // calls them through the string API, through their typed extension modules' wrappers, and through
 // their typed keys; at start-up it checks that every module's requirements are met.
-import Accounts
-import AccountsMediator
+import ExampleAccounts
+import ExampleAccountsMediator
+import ExampleNotes
+import ExampleNotesMediator
 import Mediator
-import Notes
-import NotesMediator
 
 let mediator = Mediator()
 
@@ -18,8 +18,8 @@ do {
 
     // Start-up check: every module states what it needs from the others; verify() runs nothing and
     // reports every unmet need at once, as sentences.
-    mediator.require(AccountsRequirements.all, by: "AccountsMediator")
-    mediator.require(NotesRequirements.all, by: "NotesMediator")
+    mediator.require(AccountsRequirements.all, by: "ExampleAccountsMediator")
+    mediator.require(NotesRequirements.all, by: "ExampleNotesMediator")
     mediator.require(Target_Notes.requirements, by: "Notes")
     let problems = mediator.verify()
     print("verify:", problems.isEmpty ? "every requirement is met" : problems.map(\.description).joined(separator: "\n  "))

@@ -1,4 +1,4 @@
-import ExampleSupport
+import ExampleModuleSupport
 import MediatorCommandLine
 
 #if canImport(Darwin)

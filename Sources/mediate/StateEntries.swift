@@ -1,5 +1,5 @@
-import Accounts
-import Notes
+import ExampleAccounts
+import ExampleNotes
 
 /// The state file's entries as read, in file order, before they are trusted: the services keep
 /// accounts by username and notes by id, so a duplicate would silently replace the first one,

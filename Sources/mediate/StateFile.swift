@@ -1,7 +1,7 @@
-import Accounts
+import ExampleAccounts
+import ExampleNotes
 import Mediator
 import MediatorCommandLine
-import Notes
 
 /// The example modules' state as `state.json`, format 2:
 ///

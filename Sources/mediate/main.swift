@@ -1,9 +1,9 @@
-import Accounts
-import AccountsMediator
+import ExampleAccounts
+import ExampleAccountsMediator
+import ExampleNotes
+import ExampleNotesMediator
 import Mediator
 import MediatorCommandLine
-import Notes
-import NotesMediator
 
 // mediate: invokes any action registered in this program's mediator from a shell.
 // The example modules (Accounts, Notes) and the diagnostic target Echo are registered at start-up;
@@ -89,8 +89,8 @@ do {
     exit(70)
 }
 // What each module needs from the others, for `mediate verify` (as an app checks at start-up).
-mediator.require(AccountsRequirements.all, by: "AccountsMediator")
-mediator.require(NotesRequirements.all, by: "NotesMediator")
+mediator.require(AccountsRequirements.all, by: "ExampleAccountsMediator")
+mediator.require(NotesRequirements.all, by: "ExampleNotesMediator")
 mediator.require(Target_Accounts.requirements, by: "Accounts")
 mediator.require(Target_Notes.requirements, by: "Notes")
 

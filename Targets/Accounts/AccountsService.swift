@@ -1,4 +1,4 @@
-import ExampleSupport
+import ExampleModuleSupport
 import Mediator
 
 /// A user account.

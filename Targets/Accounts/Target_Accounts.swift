@@ -1,9 +1,9 @@
-import AccountsMediator
+import ExampleAccountsMediator
 import Mediator
 
 /// Exposes ``AccountsService`` to other modules through the mediator, as target `Accounts`.
 ///
-/// Every action is registered against a typed key of `AccountsMediator` (which declares its
+/// Every action is registered against a typed key of `ExampleAccountsMediator` (which declares its
 /// params, with descriptions, and its result): callers with the key get an `AccountsUser` or a
 /// token `String` as is; callers by name, URL or command line send params, checked against the
 /// declaration, and get plain values other modules can decode without importing this one: an
@@ -61,6 +61,6 @@ public final class Target_Accounts: MediatorTarget {
 }
 
 extension Account {
-    /// The account as callers see it (`AccountsMediator`'s type, the output of the keys).
+    /// The account as callers see it (`ExampleAccountsMediator`'s type, the output of the keys).
     var published: AccountsUser { AccountsUser(id: id, username: username) }
 }

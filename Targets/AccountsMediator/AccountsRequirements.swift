@@ -4,7 +4,7 @@ import Mediator
 /// call. A program that wires the modules records it and checks it at start-up.
 ///
 /// ```swift
-/// mediator.require(AccountsRequirements.all, by: "AccountsMediator")
+/// mediator.require(AccountsRequirements.all, by: "ExampleAccountsMediator")
 /// precondition(mediator.verify().isEmpty)
 /// ```
 public enum AccountsRequirements {

@@ -9,9 +9,9 @@ import Musl
 #elseif canImport(Android)
 import Android
 #elseif os(Windows)
-#error("ExampleSupport's Locked needs POSIX threads (pthread_mutex_t); Windows is not supported yet")
+#error("ExampleModuleSupport's Locked needs POSIX threads (pthread_mutex_t); Windows is not supported yet")
 #else
-#error("ExampleSupport's Locked needs POSIX threads (pthread_mutex_t) from Darwin, Glibc, Musl or Android")
+#error("ExampleModuleSupport's Locked needs POSIX threads (pthread_mutex_t) from Darwin, Glibc, Musl or Android")
 #endif
 
 /// A value behind a mutex: the lock a provider module keeps its mutable state in, from iOS 15,

@@ -1,4 +1,4 @@
-import AccountsMediator
+import ExampleAccountsMediator
 import Mediator
 
 /// Notes' token check as an interceptor: before an action of `Notes` that takes a session token

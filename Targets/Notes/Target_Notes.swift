@@ -1,18 +1,18 @@
-import AccountsMediator
+import ExampleAccountsMediator
+import ExampleNotesMediator
 import Mediator
-import NotesMediator
 
 /// Exposes ``NotesService`` to other modules through the mediator, as target `Notes`.
 ///
-/// The actions that return a value are registered against the typed keys of `NotesMediator`
+/// The actions that return a value are registered against the typed keys of `ExampleNotesMediator`
 /// (which declare their params, with descriptions and defaults, and their results): callers with
-/// a key get a `NotesMediator.Note` as is; callers by name, URL or command line send params,
+/// a key get a `ExampleNotesMediator.Note` as is; callers by name, URL or command line send params,
 /// checked against the declaration, and get a note as `["id": Int, "title": String, "body":
 /// String, "tags": [String], "owner": String]`, which they decode into their own type. `delete`
 /// returns nothing, so it is registered by name, with its params declared.
 ///
 /// Tokens are checked by calling the `Accounts` target through the mediator (via
-/// `AccountsMediator`), never by importing `Accounts`: `whoAmI` for the synchronous actions, the
+/// `ExampleAccountsMediator`), never by importing `Accounts`: `whoAmI` for the synchronous actions, the
 /// async `verifyToken` (awaited) for the async `export`. ``requirements`` says so, for `verify()`.
 public final class Target_Notes: MediatorTarget {
     public static let targetSummary: String? = "Notes: create, get, list, update, delete and export (writes and exports need a token)"
@@ -133,8 +133,8 @@ public final class Target_Notes: MediatorTarget {
 }
 
 extension Note {
-    /// The note as callers see it (`NotesMediator`'s type, the output of the keys).
-    var published: NotesMediator.Note {
-        NotesMediator.Note(id: id, title: title, body: body, tags: tags, owner: owner)
+    /// The note as callers see it (`ExampleNotesMediator`'s type, the output of the keys).
+    var published: ExampleNotesMediator.Note {
+        ExampleNotesMediator.Note(id: id, title: title, body: body, tags: tags, owner: owner)
     }
 }

@@ -4,7 +4,7 @@ import Mediator
 /// A program that wires the modules records it and checks it at start-up.
 ///
 /// ```swift
-/// mediator.require(NotesRequirements.all, by: "NotesMediator")
+/// mediator.require(NotesRequirements.all, by: "ExampleNotesMediator")
 /// precondition(mediator.verify().isEmpty)
 /// ```
 public enum NotesRequirements {

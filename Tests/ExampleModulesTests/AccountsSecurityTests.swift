@@ -1,4 +1,4 @@
-import Accounts
+import ExampleAccounts
 import Testing
 
 /// The example accounts are what people copy: unguessable tokens, usernames that cannot pass for

@@ -1,5 +1,5 @@
+import ExampleNotes
 import Mediator
-import Notes
 import Testing
 
 @Suite("The mediator changes no behaviour: typed API, string API, wrappers and typed keys agree")

@@ -1,8 +1,8 @@
-import Accounts
-import AccountsMediator
+import ExampleAccounts
+import ExampleAccountsMediator
+import ExampleNotes
+import ExampleNotesMediator
 import Mediator
-import Notes
-import NotesMediator
 import Testing
 
 /// One action's declared contract, in words: its params (`name?: type = default`) and its result.
@@ -95,11 +95,11 @@ struct ExampleContractsTests {
         let created = try #require(try mediator.callNow(url: "app://Notes/create?token=\(token)&title=Hi") as? [String: any Sendable])
         #expect(created["body"] as? String == "")
         #expect((created["tags"] as? [String]) == [])
-        #expect(try mediator.notesGet(id: 1) == NotesMediator.Note(id: 1, title: "Hi", body: "", tags: [], owner: "ada"))
+        #expect(try mediator.notesGet(id: 1) == ExampleNotesMediator.Note(id: 1, title: "Hi", body: "", tags: [], owner: "ada"))
         let linked = try #require(try mediator.callNow(url: "app://Notes/get?id=1&colour=red&utm_source=mail") as? [String: any Sendable])
         #expect(linked["title"] as? String == "Hi")
         // In-process callers may pass more (the default policy): the action ignores it.
-        #expect(try mediator.callNow(target: "Notes", action: "get", params: ["id": 1, "colour": "red"], as: NotesMediator.Note.self).title == "Hi")
+        #expect(try mediator.callNow(target: "Notes", action: "get", params: ["id": 1, "colour": "red"], as: ExampleNotesMediator.Note.self).title == "Hi")
     }
 
     @Test("A typed key passes the provider's output as is; by name the same action answers with plain values")
@@ -109,7 +109,7 @@ struct ExampleContractsTests {
         #expect(user == AccountsUser(id: 1, username: "ada"))
         let token = try mediator.callNow(.accountsLogIn, LogIn(username: "ada", password: "analytical"))
         let note = try mediator.callNow(.notesCreate, CreateNote(token: token, title: "Engines", tags: ["math"]))
-        #expect(note == NotesMediator.Note(id: 1, title: "Engines", body: "", tags: ["math"], owner: "ada"))
+        #expect(note == ExampleNotesMediator.Note(id: 1, title: "Engines", body: "", tags: ["math"], owner: "ada"))
         let plain = try #require(try mediator.callNow(target: "Notes", action: "get", params: ["id": 1]) as? [String: any Sendable])
         #expect(plain["title"] as? String == "Engines")
         #expect(plain["tags"] as? [String] == ["math"])
@@ -139,8 +139,8 @@ struct ExampleContractsTests {
 struct ExampleRequirementsTests {
     /// Records every example module's requirements, as a program that wires them does.
     static func requireAll(in mediator: Mediator) {
-        mediator.require(AccountsRequirements.all, by: "AccountsMediator")
-        mediator.require(NotesRequirements.all, by: "NotesMediator")
+        mediator.require(AccountsRequirements.all, by: "ExampleAccountsMediator")
+        mediator.require(NotesRequirements.all, by: "ExampleNotesMediator")
         mediator.require(Target_Accounts.requirements, by: "Accounts")
         mediator.require(Target_Notes.requirements, by: "Notes")
     }
@@ -178,7 +178,7 @@ struct ExampleRequirementsTests {
         #expect(Set(problems.compactMap(\.action)) == ["signUp", "logIn", "whoAmI", "verifyToken"])
     }
 
-    @Test("Accounts registered without Notes: verify() reports every Notes action NotesMediator needs")
+    @Test("Accounts registered without Notes: verify() reports every Notes action ExampleNotesMediator needs")
     func notesMissing() throws {
         let mediator = Mediator()
         try Target_Accounts.register(in: mediator)
@@ -186,7 +186,7 @@ struct ExampleRequirementsTests {
         let problems = mediator.verify()
         #expect(problems.allSatisfy { $0.kind == .missingTarget && $0.target == "Notes" }, "\(problems)")
         #expect(Set(problems.compactMap(\.action)) == ["create", "get", "list", "update", "export", "delete"])
-        #expect(problems.first?.description.contains(#"NotesMediator requires it, but no target "Notes" is registered"#) == true)
+        #expect(problems.first?.description.contains(#"ExampleNotesMediator requires it, but no target "Notes" is registered"#) == true)
     }
 
     @Test("A Notes provider whose create drifted from what the classic wrapper sends is reported as a type mismatch")
@@ -199,11 +199,13 @@ struct ExampleRequirementsTests {
             actions: [
                 Action("create", params: [.required("token", .string), .required("title", .integer), .optional("body", .string)]) { _, _ in nil }
             ])
-        mediator.require(NotesRequirements.byName.filter { $0.action == "create" }, by: "NotesMediator")
+        mediator.require(NotesRequirements.byName.filter { $0.action == "create" }, by: "ExampleNotesMediator")
         let problems = mediator.verify().map(\.description)
-        #expect(problems.contains(#"Notes/create: NotesMediator sends "title" as string, but the action declares integer; make them agree"#), "\(problems)")
-        #expect(problems.contains(#"Notes/create: NotesMediator sends "tags", which the action does not declare; remove it or declare it"#), "\(problems)")
-        #expect(problems.contains { $0.hasPrefix("Notes/create: NotesMediator reads") }, "\(problems)")
+        #expect(
+            problems.contains(#"Notes/create: ExampleNotesMediator sends "title" as string, but the action declares integer; make them agree"#), "\(problems)")
+        #expect(
+            problems.contains(#"Notes/create: ExampleNotesMediator sends "tags", which the action does not declare; remove it or declare it"#), "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("Notes/create: ExampleNotesMediator reads") }, "\(problems)")
         #expect(problems.count == 3, "\(problems)")
     }
 

@@ -1,7 +1,7 @@
-import Accounts
+import ExampleAccounts
+import ExampleNotes
 import Foundation
 import Mediator
-import Notes
 import Testing
 
 /// The example modules' deep links: `Target_Notes.routes`, `Target_Accounts.routes`, and

@@ -1,5 +1,5 @@
-import Accounts
-import Notes
+import ExampleAccounts
+import ExampleNotes
 import Testing
 
 /// A state restored from a file may have counted ids up to `Int.max`: creating past it is an

@@ -114,14 +114,14 @@ struct ImportRulesTests {
     func realPackageFollowsTheRules() throws {
         let modules = try PackageReader.modules()
         let examples = modules.filter { $0.path.hasPrefix("Targets/") }.map(\.name).sorted()
-        #expect(examples == ["Accounts", "AccountsMediator", "ExampleSupport", "Notes", "NotesMediator"])
+        #expect(examples == ["ExampleAccounts", "ExampleAccountsMediator", "ExampleModuleSupport", "ExampleNotes", "ExampleNotesMediator"])
         // Sanity: the reader sees the allowed cross-module links, so an empty result means something.
-        #expect(modules.first { $0.name == "Notes" }?.imported.contains("AccountsMediator") == true)
-        #expect(modules.first { $0.name == "Notes" }?.imported.contains("ExampleSupport") == true)
+        #expect(modules.first { $0.name == "ExampleNotes" }?.imported.contains("ExampleAccountsMediator") == true)
+        #expect(modules.first { $0.name == "ExampleNotes" }?.imported.contains("ExampleModuleSupport") == true)
         // Each provider registers against the keys of its own extension module.
-        #expect(modules.first { $0.name == "Notes" }?.declared.contains("NotesMediator") == true)
-        #expect(modules.first { $0.name == "Notes" }?.imported.contains("NotesMediator") == true)
-        #expect(modules.first { $0.name == "Accounts" }?.imported.contains("AccountsMediator") == true)
+        #expect(modules.first { $0.name == "ExampleNotes" }?.declared.contains("ExampleNotesMediator") == true)
+        #expect(modules.first { $0.name == "ExampleNotes" }?.imported.contains("ExampleNotesMediator") == true)
+        #expect(modules.first { $0.name == "ExampleAccounts" }?.imported.contains("ExampleAccountsMediator") == true)
         #expect(ImportRules.violations(in: modules) == [])
     }
 
@@ -129,17 +129,19 @@ struct ImportRulesTests {
     func checkerCatchesViolations() {
         let modules = [
             ModuleInfo(name: "Mediator", path: "Sources/Mediator", declared: [], imported: []),
-            ModuleInfo(name: "Notes", path: "Targets/Notes", declared: ["Mediator", "Accounts"], imported: ["Mediator", "Accounts", "Foundation"]),
-            ModuleInfo(name: "Accounts", path: "Targets/Accounts", declared: ["Mediator"], imported: ["Mediator"]),
-            ModuleInfo(name: "NotesMediator", path: "Targets/NotesMediator", declared: ["Mediator", "AccountsMediator"], imported: ["Notes"]),
-            ModuleInfo(name: "AccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator"], imported: ["Mediator"]),
+            ModuleInfo(
+                name: "ExampleNotes", path: "Targets/Notes", declared: ["Mediator", "ExampleAccounts"], imported: ["Mediator", "ExampleAccounts", "Foundation"]),
+            ModuleInfo(name: "ExampleAccounts", path: "Targets/Accounts", declared: ["Mediator"], imported: ["Mediator"]),
+            ModuleInfo(
+                name: "ExampleNotesMediator", path: "Targets/NotesMediator", declared: ["Mediator", "ExampleAccountsMediator"], imported: ["ExampleNotes"]),
+            ModuleInfo(name: "ExampleAccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator"], imported: ["Mediator"]),
         ]
         #expect(
             ImportRules.violations(in: modules) == [
-                "provider Notes declares a dependency on Accounts (a provider)",
-                "provider Notes imports Accounts",
-                "extension module NotesMediator declares a dependency on AccountsMediator (not allowed)",
-                "extension module NotesMediator imports Notes",
+                "provider ExampleNotes declares a dependency on ExampleAccounts (a provider)",
+                "provider ExampleNotes imports ExampleAccounts",
+                "extension module ExampleNotesMediator declares a dependency on ExampleAccountsMediator (not allowed)",
+                "extension module ExampleNotesMediator imports ExampleNotes",
             ])
     }
 
@@ -148,15 +150,16 @@ struct ImportRulesTests {
         let modules = [
             ModuleInfo(name: "Mediator", path: "Sources/Mediator", declared: [], imported: []),
             ModuleInfo(
-                name: "Notes", path: "Targets/Notes", declared: ["Mediator", "NotesMediator", "AccountsMediator"],
-                imported: ["Mediator", "NotesMediator", "AccountsMediator"]),
-            ModuleInfo(name: "NotesMediator", path: "Targets/NotesMediator", declared: ["Mediator", "Notes"], imported: ["Mediator", "Notes"]),
-            ModuleInfo(name: "AccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator"], imported: ["Mediator"]),
+                name: "ExampleNotes", path: "Targets/Notes", declared: ["Mediator", "ExampleNotesMediator", "ExampleAccountsMediator"],
+                imported: ["Mediator", "ExampleNotesMediator", "ExampleAccountsMediator"]),
+            ModuleInfo(
+                name: "ExampleNotesMediator", path: "Targets/NotesMediator", declared: ["Mediator", "ExampleNotes"], imported: ["Mediator", "ExampleNotes"]),
+            ModuleInfo(name: "ExampleAccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator"], imported: ["Mediator"]),
         ]
         #expect(
             ImportRules.violations(in: modules) == [
-                "extension module NotesMediator declares a dependency on Notes (a provider)",
-                "extension module NotesMediator imports Notes",
+                "extension module ExampleNotesMediator declares a dependency on ExampleNotes (a provider)",
+                "extension module ExampleNotesMediator imports ExampleNotes",
             ])
     }
 
@@ -164,15 +167,18 @@ struct ImportRulesTests {
     func supportModules() {
         let modules = [
             ModuleInfo(name: "Mediator", path: "Sources/Mediator", declared: [], imported: []),
-            ModuleInfo(name: "ExampleSupport", path: "Targets/ExampleSupport", declared: ["Accounts"], imported: ["Accounts"]),
-            ModuleInfo(name: "Accounts", path: "Targets/Accounts", declared: ["Mediator", "ExampleSupport"], imported: ["Mediator", "ExampleSupport"]),
-            ModuleInfo(name: "AccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator", "ExampleSupport"], imported: ["Mediator"]),
+            ModuleInfo(name: "ExampleModuleSupport", path: "Targets/ExampleSupport", declared: ["ExampleAccounts"], imported: ["ExampleAccounts"]),
+            ModuleInfo(
+                name: "ExampleAccounts", path: "Targets/Accounts", declared: ["Mediator", "ExampleModuleSupport"],
+                imported: ["Mediator", "ExampleModuleSupport"]),
+            ModuleInfo(
+                name: "ExampleAccountsMediator", path: "Targets/AccountsMediator", declared: ["Mediator", "ExampleModuleSupport"], imported: ["Mediator"]),
         ]
         #expect(
             ImportRules.violations(in: modules) == [
-                "support module ExampleSupport declares a dependency on Accounts (a provider)",
-                "support module ExampleSupport imports Accounts",
-                "extension module AccountsMediator declares a dependency on ExampleSupport (not allowed)",
+                "support module ExampleModuleSupport declares a dependency on ExampleAccounts (a provider)",
+                "support module ExampleModuleSupport imports ExampleAccounts",
+                "extension module ExampleAccountsMediator declares a dependency on ExampleModuleSupport (not allowed)",
             ])
     }
 }

@@ -1,10 +1,10 @@
-import ExampleSupport
+import ExampleModuleSupport
 import TestSupport
 import Testing
 
 /// The lock the example providers keep their state in (and app teams copy): it must serialize
 /// every change and pass a failure through without losing what the closure did before it threw.
-@Suite("ExampleSupport's Locked: the example providers' lock")
+@Suite("ExampleModuleSupport's Locked: the example providers' lock")
 struct LockedTests {
     struct Refused: Error, Equatable {}
 

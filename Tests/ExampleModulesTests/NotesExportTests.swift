@@ -1,7 +1,7 @@
-import AccountsMediator
+import ExampleAccountsMediator
+import ExampleNotes
+import ExampleNotesMediator
 import Mediator
-import Notes
-import NotesMediator
 import Testing
 
 /// Two signed-in accounts in a mediator with both example modules, as an app wires them.

@@ -1,8 +1,8 @@
-import AccountsMediator
+import ExampleAccountsMediator
+import ExampleNotes
+import ExampleNotesMediator
 import Mediator
 import MediatorTesting
-import Notes
-import NotesMediator
 import Testing
 
 /// `Notes`, real, in a mediator of its own with no `Accounts` at all: strict stubs answer the two

@@ -1,8 +1,8 @@
-import Accounts
-import AccountsMediator
+import ExampleAccounts
+import ExampleAccountsMediator
+import ExampleNotes
+import ExampleNotesMediator
 import Mediator
-import Notes
-import NotesMediator
 
 /// A note reduced to plain fields, so notes of the four worlds (provider type, dictionary,
 /// wrapper type, key output) can be compared.
@@ -152,7 +152,7 @@ struct TypedAPIWorld: World {
         }
     }
 
-    private func plain(_ note: Notes.Note) -> PlainNote {
+    private func plain(_ note: ExampleNotes.Note) -> PlainNote {
         PlainNote(id: note.id, title: note.title, body: note.body, tags: note.tags, owner: note.owner)
     }
 }
@@ -309,14 +309,14 @@ struct WrapperWorld: World {
         }
     }
 
-    private func plain(_ note: NotesMediator.Note) -> PlainNote {
+    private func plain(_ note: ExampleNotesMediator.Note) -> PlainNote {
         PlainNote(id: note.id, title: note.title, body: note.body, tags: note.tags, owner: note.owner)
     }
 }
 
 // MARK: - (4) The typed keys
 
-/// Calls through the keys of `AccountsMediator` and `NotesMediator`: typed input, typed output,
+/// Calls through the keys of `ExampleAccountsMediator` and `ExampleNotesMediator`: typed input, typed output,
 /// passed as they are (no dictionary in between). `delete` has no key (it returns nothing), so it
 /// is called by name, as its wrapper does.
 struct TypedKeyWorld: World {
@@ -364,7 +364,7 @@ struct TypedKeyWorld: World {
         }
     }
 
-    private func plain(_ note: NotesMediator.Note) -> PlainNote {
+    private func plain(_ note: ExampleNotesMediator.Note) -> PlainNote {
         PlainNote(id: note.id, title: note.title, body: note.body, tags: note.tags, owner: note.owner)
     }
 }

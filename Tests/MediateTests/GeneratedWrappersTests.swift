@@ -1,7 +1,7 @@
-import Accounts
+import ExampleAccounts
+import ExampleNotes
 import Foundation
 import Mediator
-import Notes
 import Testing
 
 @testable import MediatorCommandLine
@@ -197,8 +197,9 @@ struct GeneratedWrappersTests {
 
         let manifest = try GeneratedWrappersPackage.manifest()
         let copied = try GeneratedWrappersPackage.closure(
-            of: ["Mediator", "Accounts", "AccountsMediator", "Notes", "NotesMediator"], in: GeneratedWrappersPackage.manifestTargets(manifest))
-        #expect(copied.first { $0.name == "Notes" }?.dependencies.contains("AccountsMediator") == true)
+            of: ["Mediator", "ExampleAccounts", "ExampleAccountsMediator", "ExampleNotes", "ExampleNotesMediator"],
+            in: GeneratedWrappersPackage.manifestTargets(manifest))
+        #expect(copied.first { $0.name == "ExampleNotes" }?.dependencies.contains("ExampleAccountsMediator") == true)
         let package = try GeneratedWrappersPackage()
         defer { package.remove() }
         try package.write(copying: copied, generated: generated, program: program, manifest: manifest)

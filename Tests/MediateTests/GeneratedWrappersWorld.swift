@@ -3,9 +3,9 @@
 // the example providers' own API (services, snapshots, registration), which this test module
 // does not list among its dependencies.
 #if GENERATED_WRAPPERS
-import Accounts
+import ExampleAccounts
 import Mediator
-import Notes
+import ExampleNotes
 
 /// The session token of the account `ada` in the starting state.
 let sampleToken = "0123456789abcdef0123456789abcdef"
