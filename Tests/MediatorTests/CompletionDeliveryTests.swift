@@ -15,6 +15,14 @@ private struct Delivery<T: Sendable>: Sendable {
     let result: Result<T, MediatorError>
 }
 
+/// Main-actor state a completion updates, as a view controller's label: the completion compiles
+/// only if the compiler checks it as main-actor code.
+@MainActor
+private final class Screen {
+    var title = ""
+    var onMainActor: [Bool] = []
+}
+
 @Suite("Completion forms: typed results, and the actor the completion runs on", hangLimit)
 struct CompletionDeliveryTests {
     /// A mediator whose `Feed` target answers with plain values, from an async action that runs
@@ -66,6 +74,37 @@ struct CompletionDeliveryTests {
         }
         #expect(opened.0)
         #expect(opened.1 as? Bool == false)
+    }
+
+    @Test("A main-actor caller's completion is main-actor code: it updates main-actor state, and a call it starts completes on the main actor too")
+    @MainActor
+    func mainActorCompletionIsMainActorCode() async throws {
+        let mediator = try feed()
+        let screen = Screen()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            mediator.perform(target: "Feed", action: "page", params: ["n": 1], as: Page.self) { result in
+                screen.title = (try? result.get().title) ?? "failed"
+                screen.onMainActor.append(isOnMainActor())
+                // A call started from the completion: still main-actor code.
+                mediator.perform(target: "Feed", action: "count", as: Int.self) { count in
+                    screen.title += " of \((try? count.get()) ?? 0)"
+                    screen.onMainActor.append(isOnMainActor())
+                    continuation.resume()
+                }
+            }
+        }
+        #expect(screen.title == "Page 1 of 3")
+        #expect(screen.onMainActor == [true, true])
+    }
+
+    @Test("isolation: nil completes a main-actor caller's call on the shared pool")
+    @MainActor
+    func explicitNilIsolation() async throws {
+        let mediator = try feed()
+        let onMainActor = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            mediator.perform(target: "Feed", action: "count", isolation: nil) { _ in continuation.resume(returning: isOnMainActor()) }
+        }
+        #expect(!onMainActor)
     }
 
     @Test("A call started outside any actor completes outside the main actor")

@@ -58,15 +58,18 @@ extension Mediator {
     /// }
     /// ```
     ///
-    /// Where the completion runs: on the actor the call was started on. A call started on the main
-    /// actor (a view controller, a SwiftUI action) completes on the main actor, so the completion
-    /// may update the UI; a call started on another actor completes on that actor; a call started
-    /// outside any actor (a nonisolated function, a callback of a thread or queue of its own)
-    /// completes on the task's thread, a thread of the shared pool. Only the completion runs
-    /// there: the action itself runs where ``call(target:action:params:shouldCacheTarget:)`` runs
-    /// it (a main-actor target on the main actor, anything else off it). The task starts on that
-    /// actor, so the completion comes once the actor is free: never before `perform` has
-    /// returned when it was started there.
+    /// Where the completion runs: on the actor the call was started on, as the compiler sees it.
+    /// A call started in main-actor code (a view controller, a SwiftUI action, the top-level code
+    /// of a `main.swift`) completes on the main actor, and the compiler checks the completion as
+    /// main-actor code, so it may update the UI; a call started on another actor completes on that
+    /// actor; a call started outside any actor (a nonisolated function, a callback of a thread or
+    /// queue of its own, even one that happens to run on the main thread) completes on a thread of
+    /// the shared pool. Only the completion runs there: the action itself, and a conversion to the
+    /// result's type, run where ``call(target:action:params:shouldCacheTarget:)`` runs them (a
+    /// main-actor target on the main actor, anything else off it). The completion comes once the
+    /// actor is free: never before `perform` has returned when it was started there, and never
+    /// while the caller blocks the actor waiting for it (a semaphore on the main thread waits for
+    /// ever: await the call instead, or pass `isolation: nil` to complete on the shared pool).
     ///
     /// The completion counts as one call nested in the call it completes, as
     /// ``open(_:params:isolation:completion:)``'s does, so a completion that starts the same call again
@@ -94,7 +97,7 @@ extension Mediator {
         params: Params = [:],
         shouldCacheTarget: Bool = false,
         isolation: isolated (any Actor)? = #isolation,
-        completion: @escaping @Sendable (Result<(any Sendable)?, MediatorError>) -> Void
+        completion: @escaping (Result<(any Sendable)?, MediatorError>) -> Void
     ) -> Task<Void, Never> {
         complete(
             target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, isolation: isolation, read: { $0 }, completion: completion)
@@ -128,7 +131,7 @@ extension Mediator {
         shouldCacheTarget: Bool = false,
         as type: T.Type,
         isolation: isolated (any Actor)? = #isolation,
-        completion: @escaping @Sendable (Result<T, MediatorError>) -> Void
+        completion: @escaping (Result<T, MediatorError>) -> Void
     ) -> Task<Void, Never> {
         complete(
             target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, isolation: isolation,
@@ -139,23 +142,35 @@ extension Mediator {
     private func complete<T>(
         target: String, action: String, params: Params, shouldCacheTarget: Bool, isolation: isolated (any Actor)?,
         read: @escaping @Sendable (Result<(any Sendable)?, MediatorError>) -> Result<T, MediatorError>,
-        completion: @escaping @Sendable (Result<T, MediatorError>) -> Void
+        completion: @escaping (Result<T, MediatorError>) -> Void
     ) -> Task<Void, Never> {
         // The task's calls nest under the caller's: runaway recursion through completion forms
         // still ends in `callDepthExceeded`.
         let depth = CallDepth.current
         return Task {
-            // Captured, so that the task (and with it the completion) runs on the caller's actor.
+            // Captured, so that the task (and with it the completion) runs on the caller's actor:
+            // the compiler then checks a main-actor caller's completion as main-actor code.
             _ = isolation
-            let outcome = await CallDepth.$taskDepth.withValue(depth) {
-                await self.dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
-            }
             // One level deeper than the call; no deeper than one past the limit, as for a URL
             // completion: a completion that restarts its call without end stops here.
-            guard depth <= self.maximumCallDepth else { return }
-            let result = read(outcome.result(self))
+            guard let result = await self.completed(target: target, action: action, params: params, cache: shouldCacheTarget, depth: depth, read: read)
+            else { return }
             CallDepth.$taskDepth.withValue(depth + 1) { completion(result) }
         }
+    }
+
+    /// A completion form's call and its result as `read` gives it, run off the caller's actor (a
+    /// conversion does not hold it up); `nil` when the call ran one past the depth limit, so that
+    /// a completion that restarts its call without end is not called again.
+    private func completed<T>(
+        target: String, action: String, params: Params, cache: Bool, depth: Int,
+        read: @Sendable (Result<(any Sendable)?, MediatorError>) -> Result<T, MediatorError>
+    ) async -> sending Result<T, MediatorError>? {
+        let outcome = await CallDepth.$taskDepth.withValue(depth) {
+            await self.dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: cache)
+        }
+        guard depth <= maximumCallDepth else { return nil }
+        return read(outcome.result(self))
     }
 
     /// A call's result as a `T`: as it is when it is one, else converted (or the mismatch error).

@@ -100,7 +100,7 @@ extension Mediator {
     @discardableResult
     public func open(
         _ url: String, params: Params = [:], isolation: isolated (any Actor)? = #isolation,
-        completion: (@Sendable ([String: any Sendable]) -> Void)? = nil
+        completion: (([String: any Sendable]) -> Void)? = nil
     ) -> (any Sendable)? {
         let extra = params.isEmpty ? nil : params
         guard let completion else {
@@ -138,7 +138,7 @@ extension Mediator {
     /// Calls `completion` for a finished URL call, as ``open(_:params:isolation:completion:)`` documents, and
     /// returns the call's result.
     @discardableResult
-    private static func complete(_ outcome: Outcome, completion: @Sendable ([String: any Sendable]) -> Void, mediator: Mediator) -> (any Sendable)? {
+    private static func complete(_ outcome: Outcome, completion: ([String: any Sendable]) -> Void, mediator: Mediator) -> (any Sendable)? {
         switch outcome {
         case .answered(let value):
             completion(value.map { ["result": $0] } ?? [:])
