@@ -400,11 +400,14 @@ enum RouteFuzz {
     /// it); among the fixture's routes only,
     /// the lower-priority `/promo/summer` never wins. Through `scheme://Target/action`: no
     /// `@`-key but those the in-process params passed. With in-process params, their ordinary
-    /// keys hold their values.
+    /// keys hold their values, except at `Calc/square`, which declares its params: a URL call's
+    /// action gets only those (the default policy drops the others, in-process ones included).
     static func check(_ reached: Reached, url: String, routes: [URLRoute], fixtureOnly: Bool, withExtra: Bool) {
         let shown = url.debugDescription
         let params = reached.params
-        if withExtra && (params["ctx"] as? String) != marker { fatalError("in-process param ctx lost for \(shown): \(params)") }
+        let declaresParams = reached.target == "Calc"
+        if withExtra && !declaresParams && (params["ctx"] as? String) != marker { fatalError("in-process param ctx lost for \(shown): \(params)") }
+        if declaresParams && params.contains("ctx") { fatalError("the undeclared param ctx reached Calc/square for \(shown): \(params)") }
         let route = params[URLRoute.patternKey] as? String
         guard let route, !(withExtra && route == marker) else {
             for key in URLRoute.reservedKeys where params.contains(key) && !(withExtra && (params[key] as? String) == marker) {
