@@ -99,8 +99,9 @@ extension Mediator {
         isolation: isolated (any Actor)? = #isolation,
         completion: @escaping (Result<(any Sendable)?, MediatorError>) -> Void
     ) -> Task<Void, Never> {
-        complete(
-            target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, isolation: isolation, read: { $0 }, completion: completion)
+        perform(
+            target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, as: (any Sendable)?.self, isolation: isolation,
+            completion: completion)
     }
 
     /// The same, with the result as a `T`, converted as ``call(target:action:params:shouldCacheTarget:as:)``
@@ -133,17 +134,6 @@ extension Mediator {
         isolation: isolated (any Actor)? = #isolation,
         completion: @escaping (Result<T, MediatorError>) -> Void
     ) -> Task<Void, Never> {
-        complete(
-            target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, isolation: isolation,
-            read: { self.typed($0, as: T.self, target: target, action: action) }, completion: completion)
-    }
-
-    /// The completion forms' task: the call, its result as `read` gives it, the completion.
-    private func complete<T>(
-        target: String, action: String, params: Params, shouldCacheTarget: Bool, isolation: isolated (any Actor)?,
-        read: @escaping @Sendable (Result<(any Sendable)?, MediatorError>) -> Result<T, MediatorError>,
-        completion: @escaping (Result<T, MediatorError>) -> Void
-    ) -> Task<Void, Never> {
         // The task's calls nest under the caller's: runaway recursion through completion forms
         // still ends in `callDepthExceeded`.
         let depth = CallDepth.current
@@ -153,37 +143,26 @@ extension Mediator {
             _ = isolation
             // One level deeper than the call; no deeper than one past the limit, as for a URL
             // completion: a completion that restarts its call without end stops here.
-            guard let result = await self.completed(target: target, action: action, params: params, cache: shouldCacheTarget, depth: depth, read: read)
+            guard let result = await self.completed(target: target, action: action, params: params, cache: shouldCacheTarget, as: T.self, depth: depth)
             else { return }
             CallDepth.$taskDepth.withValue(depth + 1) { completion(result) }
         }
     }
 
-    /// A completion form's call and its result as `read` gives it, run off the caller's actor (a
-    /// conversion does not hold it up); `nil` when the call ran one past the depth limit, so that
-    /// a completion that restarts its call without end is not called again.
+    /// A completion form's call and its result as a `T`, run off the caller's actor (a conversion
+    /// does not hold it up); `nil` when the call ran one past the depth limit, so that a
+    /// completion that restarts its call without end is not called again.
     private func completed<T>(
-        target: String, action: String, params: Params, cache: Bool, depth: Int,
-        read: @Sendable (Result<(any Sendable)?, MediatorError>) -> Result<T, MediatorError>
+        target: String, action: String, params: Params, cache: Bool, as type: T.Type, depth: Int
     ) async -> sending Result<T, MediatorError>? {
         let outcome = await CallDepth.$taskDepth.withValue(depth) {
             await self.dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: cache)
         }
         guard depth <= maximumCallDepth else { return nil }
-        return read(outcome.result(self))
-    }
-
-    /// A call's result as a `T`: as it is when it is one, else converted (or the mismatch error).
-    private func typed<T>(_ result: Result<(any Sendable)?, MediatorError>, as type: T.Type, target: String, action: String) -> Result<T, MediatorError> {
-        switch result {
-        case .success(let value):
-            if let value = value as? T { return .success(value) }
-            do {
-                return .success(try converted(value, as: T.self, target: target, action: action))
-            } catch {
-                return .failure(error)
-            }
-        case .failure(let error): return .failure(error)
+        do throws(MediatorError) {
+            return .success(try converted(try outcome.value(self), as: T.self, target: target, action: action))
+        } catch {
+            return .failure(error)
         }
     }
 
@@ -195,16 +174,5 @@ extension Mediator {
         let outcome = dispatch(
             target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, origin: origin, awaiting: true)
         return await outcome.awaited()
-    }
-}
-
-extension Outcome {
-    /// A finished call's result, for the completion forms.
-    func result(_ mediator: Mediator) -> Result<(any Sendable)?, MediatorError> {
-        do throws(MediatorError) {
-            return .success(try value(mediator))
-        } catch {
-            return .failure(error)
-        }
     }
 }

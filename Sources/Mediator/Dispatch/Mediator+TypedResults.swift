@@ -41,7 +41,6 @@ extension Mediator {
         as type: T.Type
     ) async throws(MediatorError) -> T {
         let result = try await call(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
-        if let value = result as? T { return value }
         return try converted(result, as: T.self, target: target, action: action)
     }
 
@@ -77,9 +76,11 @@ extension Mediator {
         return try converted(result, as: T.self, target: target, action: action)
     }
 
-    /// A result that is not a `T`, decoded into one when `T` is `Decodable`; else the mismatch error.
+    /// A result as a `T`: as it is when it is one, else decoded into one when `T` is `Decodable`;
+    /// else the mismatch error. The one reading of a result as a type, for every typed form.
     @usableFromInline
     func converted<T>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) throws(MediatorError) -> T {
+        if let value = result as? T { return value }
         guard let decodable = T.self as? any Decodable.Type else { throw mismatch(result, as: T.self, target: target, action: action) }
         let decoded = try decoded(result, as: decodable, target: target, action: action)
         guard let value = decoded as? T else { throw mismatch(result, as: T.self, target: target, action: action) }
