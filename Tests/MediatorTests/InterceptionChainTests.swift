@@ -1,3 +1,4 @@
+import Foundation
 import Mediator
 import TestSupport
 import Testing
@@ -229,6 +230,26 @@ struct InterceptionChainTests {
         #expect(record.redirectedFrom.isEmpty)
         #expect(record.startTime > 1_600_000_000)
         #expect(record.description.hasPrefix("Notes/create ok "))
+    }
+
+    @Test("A record of a call no interceptor saw holds the call as asked, and the wall-clock time it started")
+    func observesPlainCall() throws {
+        let world = try InterceptionWorld()
+        let log = InterceptionLog()
+        world.mediator.addObserver(Watcher("W", log))
+        // Foundation's clock, not the mediator's: the same wall clock, read independently.
+        let before = Date().timeIntervalSince1970
+        _ = try world.mediator.callNow(target: "Target_Notes", action: "create", params: ["title": "x"])
+        let after = Date().timeIntervalSince1970
+        let record = try #require(log.records.first)
+        #expect(record.request.askedTarget == "Target_Notes")
+        #expect(record.request.target == "Notes")
+        #expect(record.request.params.keys == ["title"])
+        #expect(record.name == "Notes/create")
+        #expect(record.redirectedFrom.isEmpty)
+        // A millisecond either way for the clocks' resolution.
+        #expect(record.startTime >= before - 0.001)
+        #expect(record.startTime <= after + 0.001)
     }
 
     @Test("The record of a call that failed: the error the caller got")

@@ -82,6 +82,15 @@ public struct CallRequest: Sendable {
     /// `Target/action`, as messages and logs show the call.
     public var name: String { "\(target)/\(action)" }
 
+    /// Moves `request` out, leaving an empty request in its place: the end of a call hands its
+    /// request to the record this way instead of copying each of its names and params (Swift
+    /// cannot move one field out of a value it only borrows).
+    static func taken(from request: inout CallRequest) -> CallRequest {
+        var taken = CallRequest(askedTarget: "", askedAction: "", target: "", action: "", params: Params(distinctPairs: []), origin: .inProcess, depth: 0)
+        swap(&taken, &request)
+        return taken
+    }
+
     /// This call as it was asked, as a record shows it: the names of its first stop and the params
     /// before any interceptor changed them, with this request's asked names, origin and depth.
     func asAsked(target: String, action: String, params: Params) -> CallRequest {

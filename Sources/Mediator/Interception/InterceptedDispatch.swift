@@ -65,7 +65,7 @@ extension Mediator {
                 proceed(
                     resolved, target: target, action: action, params: stop.request.params, input: stop.input, shouldCacheTarget: shouldCacheTarget,
                     origin: origin, awaiting: awaiting),
-                interception, stop, options: (shouldCacheTarget, origin, awaiting))
+                interception, &stop, options: (shouldCacheTarget, origin, awaiting))
         }
         return continued(next, interception, stop, options: (shouldCacheTarget, origin, awaiting))
     }
@@ -76,7 +76,7 @@ extension Mediator {
     /// Inlined in optimized builds; a frame of its own in debug builds.
     @inline(__always)
     private func afterFirstStop(
-        _ outcome: Outcome, _ interception: Interception, _ stop: FirstStop,
+        _ outcome: Outcome, _ interception: Interception, _ stop: inout FirstStop,
         options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool)
     ) -> Outcome {
         // A failed call may still degrade, and a suspended one is recorded when it ends.
@@ -86,17 +86,20 @@ extension Mediator {
         }
         if outcome.isSuspended { return continued(.end(outcome), interception, stop, options: options) }
         // Nothing more can happen to the call: its record goes out now, from the stop itself.
-        reportFirstStop(outcome, stop, interception)
+        reportFirstStop(outcome, &stop, interception)
         return outcome
     }
 
     /// The record of a call that ended at its first stop, with nothing left to do.
     @inline(never)
-    private func reportFirstStop(_ outcome: Outcome, _ stop: FirstStop, _ interception: Interception) {
-        // With no interceptor run, the request is still the call as asked.
+    private func reportFirstStop(_ outcome: Outcome, _ stop: inout FirstStop, _ interception: Interception) {
+        // With no interceptor run, the request is still the call as asked; the stop ends here, so
+        // the record takes it over.
         report(
-            outcome, asked: stop.ran == 0 ? stop.request : stop.request.asAsked(target: stop.target, action: stop.action, params: stop.askedParams),
-            target: stop.target, action: stop.action, route: [], start: stop.start,
+            outcome,
+            asked: stop.ran == 0
+                ? CallRequest.taken(from: &stop.request) : stop.request.asAsked(target: stop.target, action: stop.action, params: stop.askedParams),
+            moved: nil, start: stop.start,
             told: (later: [], chain: stop.chain, ran: stop.ran), interception.observers)
     }
 
@@ -392,8 +395,9 @@ extension Mediator {
         }
         guard call.observed || !interception.observers.isEmpty else { return outcome }
         report(
-            outcome, asked: call.request.asAsked(target: call.firstTarget, action: call.firstAction, params: call.askedParams), target: call.request.target,
-            action: call.request.action, route: call.route, start: call.start,
+            outcome, asked: call.request.asAsked(target: call.firstTarget, action: call.firstAction, params: call.askedParams),
+            moved: call.route.isEmpty ? nil : CallRecord.Destination(target: call.request.target, action: call.request.action, route: call.route),
+            start: call.start,
             told: (later: call.ranLater, chain: call.ranChain, ran: call.ranCount), interception.observers)
         return outcome
     }
@@ -401,19 +405,19 @@ extension Mediator {
     /// The record of a finished call, told to the interceptors that ran and observe (the later
     /// stops' first, then the first stop's, last first) and to the observers (in order).
     private func report(
-        _ outcome: Outcome, asked: CallRequest, target: String, action: String, route: [String], start: UInt64,
-        told: (later: [Interception.Entry], chain: [Interception.Entry], ran: Int), _ observers: [(id: UInt64, observer: any CallObserver)]
+        _ outcome: Outcome, asked: CallRequest, moved: CallRecord.Destination?, start: UInt64,
+        told: (later: [Interception.Entry], chain: [Interception.Entry], ran: Int), _ observers: [Interception.Observer]
     ) {
         let elapsed = monotonicNanoseconds() &- start
         let record = CallRecord(
-            request: asked, target: target, action: action, redirectedFrom: route, result: recordedResult(of: outcome),
-            startTime: wallClockSeconds() - Double(elapsed) / 1e9, durationNanoseconds: elapsed)
-        for index in told.later.indices.reversed() { told.later[index].observer?.callDidFinish(record) }
-        for index in (0..<told.ran).reversed() { told.chain[index].observer?.callDidFinish(record) }
-        for index in observers.indices { observers[index].observer.callDidFinish(record) }
+            request: asked, moved: moved, result: recordedResult(of: outcome), started: .monotonic(start), durationNanoseconds: elapsed)
+        for index in told.later.indices.reversed() { told.later[index].tell(record) }
+        for index in (0..<told.ran).reversed() { told.chain[index].tell(record) }
+        for index in observers.indices { observers[index].tell(record) }
     }
 
     /// A finished call's result as its record shows it.
+    @inline(__always)
     private func recordedResult(of outcome: Outcome) -> Result<(any Sendable)?, MediatorError> {
         switch outcome {
         case .answered(let value): .success(value)
@@ -449,7 +453,7 @@ extension Mediator {
         let record = CallRecord.unreported(
             target: error.target ?? "", action: error.action ?? "", result: .failure(error), origin: .url(url),
             depth: CallDepth.current)
-        for index in interception.observers.indices { interception.observers[index].observer.callDidFinish(record) }
+        for index in interception.observers.indices { interception.observers[index].tell(record) }
     }
 }
 
@@ -462,7 +466,6 @@ extension CallRecord {
             askedTarget: target, askedAction: action, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), params: [:],
             origin: origin, depth: depth)
         return CallRecord(
-            request: request, target: request.target, action: request.action, redirectedFrom: [], result: result, startTime: wallClockSeconds(),
-            durationNanoseconds: 0)
+            request: request, moved: nil, result: result, started: .wallClock(wallClockSeconds()), durationNanoseconds: 0)
     }
 }

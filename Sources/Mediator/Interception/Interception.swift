@@ -21,6 +21,26 @@ final class Interception: Sendable {
             self.id = id
             observer = interceptor as? any CallObserver
         }
+
+        /// Tells the interceptor of a finished call it intercepted, when it observes.
+        @inline(__always)
+        func tell(_ record: CallRecord) { observer?.callDidFinish(record) }
+    }
+
+    /// An observer as added. A class, as ``Entry`` is: a call tells it of its end without copying
+    /// the observer out of the list (a copy of an existential is a generic copy).
+    final class Observer: Sendable {
+        let id: UInt64
+        let observer: any CallObserver
+
+        init(id: UInt64, observer: any CallObserver) {
+            self.id = id
+            self.observer = observer
+        }
+
+        /// Tells the observer of a finished call.
+        @inline(__always)
+        func tell(_ record: CallRecord) { observer.callDidFinish(record) }
     }
 
     /// A target's chains: for each action some entry names, and for the target's other actions.
@@ -30,7 +50,7 @@ final class Interception: Sendable {
     }
 
     let entries: [Entry]
-    let observers: [(id: UInt64, observer: any CallObserver)]
+    let observers: [Observer]
     /// Whether a call may need a record: there are observers, or an interceptor that observes.
     let records: Bool
     let redirects: RedirectTable
@@ -41,7 +61,7 @@ final class Interception: Sendable {
 
     /// Builds the chains: each is the entries in scope, by priority (higher first), then in the
     /// order they were added.
-    init(entries: [Entry], observers: [(id: UInt64, observer: any CallObserver)], redirects: RedirectTable) {
+    init(entries: [Entry], observers: [Observer], redirects: RedirectTable) {
         let ordered = entries.sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.id < $1.id }
         self.entries = ordered
         self.observers = observers
@@ -82,7 +102,7 @@ final class Interception: Sendable {
     /// What a change starts from: the current interception's parts, or none.
     struct Parts {
         var entries: [Entry] = []
-        var observers: [(id: UInt64, observer: any CallObserver)] = []
+        var observers: [Observer] = []
         var redirects = RedirectTable()
     }
 

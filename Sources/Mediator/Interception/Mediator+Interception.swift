@@ -45,7 +45,7 @@ extension Mediator {
         changeInterception { registry, parts in
             registry.lastInterceptionID += 1
             let id = registry.lastInterceptionID
-            parts.observers.append((id, observer))
+            parts.observers.append(Interception.Observer(id: id, observer: observer))
             return InterceptionID(value: id)
         }
     }
