@@ -264,6 +264,7 @@ enum RouteFuzz {
         switch type {
         case "int": return "-7"
         case "uuid": return "123e4567-E89B-12d3-a456-426614174000"
+        case "float": return "-2.5e3"
         default: return "abc"
         }
     }
@@ -395,7 +396,7 @@ enum RouteFuzz {
     /// Checks an action a URL reached. Through a route (its pattern under `@route`): the action is
     /// the one the listed route of that pattern leads to for the URL's scheme (its own scheme's
     /// before every scheme's); `@url` is the URL as given, `@scheme` its scheme lowercased;
-    /// `@rest` only for a pattern with `*`; every placeholder typed `int`, `uuid` or `alpha` that is
+    /// `@rest` only for a pattern with `*`; every placeholder typed `int`, `uuid`, `alpha` or `float` that is
     /// outside optional groups captured a value of its type (unless in-process params override
     /// it); among the fixture's routes only,
     /// the lower-priority `/promo/summer` never wins. Through `scheme://Target/action`: no
@@ -453,12 +454,13 @@ enum RouteFuzz {
         /// The rest of the path.
         case wildcard
 
-        /// Literal 0, typed 1, untyped 2, wildcard 3: the precedence between kinds.
+        /// Literal 0, typed 1 (`float` 2: an integer is of both `int` and `float`, and `int` wins),
+        /// untyped 3, wildcard 4: the precedence between kinds.
         var rank: Int {
             switch self {
             case .literal: return 0
-            case .parameter(let type): return type == nil ? 2 : 1
-            case .wildcard: return 3
+            case .parameter(let type): return type == nil ? 3 : type == "float" ? 2 : 1
+            case .wildcard: return 4
             }
         }
     }
@@ -657,7 +659,8 @@ enum RouteFuzz {
 
     /// Whether `value` is of the placeholder type `type`, checked here independently of the
     /// library: `int` an optional `-` and ASCII digits within `Int64`; `uuid` 8-4-4-4-12 hex
-    /// digits; `alpha` one or more ASCII letters.
+    /// digits; `alpha` one or more ASCII letters; `float` decimal digits with an optional `-`, one
+    /// optional `.` between digits and an optional exponent, finite as a `Double`.
     static func isValid(_ value: String, type: String) -> Bool {
         let bytes = Array(value.utf8)
         let isHex = { (byte: UInt8) in (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte) }
@@ -667,6 +670,25 @@ enum RouteFuzz {
             return bytes.count == 36
                 && bytes.indices.allSatisfy { [8, 13, 18, 23].contains($0) ? bytes[$0] == UInt8(ascii: "-") : isHex(bytes[$0]) }
         case "alpha": return !bytes.isEmpty && bytes.allSatisfy { (65...90).contains($0) || (97...122).contains($0) }
+        case "float":
+            let isDigit = { (byte: UInt8) in (48...57).contains(byte) }
+            var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
+            func run() -> Bool {
+                let start = index
+                while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+                return index > start
+            }
+            guard run() else { return false }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                guard run() else { return false }
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+                guard run() else { return false }
+            }
+            return index == bytes.count && Double(value)?.isFinite == true
         default: return false
         }
     }

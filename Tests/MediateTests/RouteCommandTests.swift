@@ -250,8 +250,8 @@ struct RouteCommandTests {
             message: #"route 1: route "/a/(b": unbalanced "(": no matching ")""#),
         BadTable(
             name: "an unknown placeholder type",
-            text: #"[{"pattern": "/a", "target": "Echo", "action": "echo"}, {"pattern": "/x/:id<float>", "target": "Echo", "action": "echo"}]"#,
-            code: "invalidRoute", message: #"route 2: route "/x/:id<float>": unknown placeholder type "float" (known: int, uuid, alpha)"#),
+            text: #"[{"pattern": "/a", "target": "Echo", "action": "echo"}, {"pattern": "/x/:id<double>", "target": "Echo", "action": "echo"}]"#,
+            code: "invalidRoute", message: #"route 2: route "/x/:id<double>": unknown placeholder type "double" (known: int, uuid, alpha, float)"#),
         BadTable(
             name: "an invalid target name",
             text: #"[{"pattern": "/a", "target": "Ec ho", "action": "echo"}, {"pattern": "/b", "target": "Echo", "action": "echo"}]"#,

@@ -139,7 +139,7 @@ struct DeepLinkBehaviourTests {
         try mediator.route("/user/:id", to: "Echo", action: "echo", scheme: "special")
         #expect(mediator.open("special://user/1") as? [String: any Sendable] != nil)
 
-        #expect(code { try mediator.route("/user/:id<float>", to: "Echo", action: "echo") } == .invalidRoute)
+        #expect(code { try mediator.route("/user/:id<double>", to: "Echo", action: "echo") } == .invalidRoute)
         #expect(code { try mediator.route("/a/*/b", to: "Echo", action: "echo") } == .invalidRoute)
         #expect(code { try mediator.route("/a(", to: "Echo", action: "echo") } == .invalidRoute)
         #expect(code { try mediator.route("/a", to: "Echo", action: "echo", scheme: "1x") } == .invalidRoute)
@@ -151,6 +151,18 @@ struct DeepLinkBehaviourTests {
         #expect(mediator.removeRoute("/user/:id", scheme: "SPECIAL"))
         #expect(mediator.routes.isEmpty)
         #expect(!mediator.removeRoute("/a("))
+    }
+
+    @Test("A <float> placeholder takes a finite decimal number; an integer goes to <int> where both match")
+    func floatPlaceholder() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/price/:p<float>", to: "Echo", action: "echo")
+        try mediator.route("/price/:p<int>", to: "Other", action: "ping")
+        #expect((mediator.open("myapp://price/4.5") as? [String: any Sendable])?["p"] as? String == "4.5")
+        #expect((mediator.open("myapp://price/-2.5e3") as? [String: any Sendable])?["p"] as? String == "-2.5e3")
+        #expect(mediator.open("myapp://price/42") as? String == "pong")
+        #expect(mediator.open("myapp://price/nan") == nil)
+        #expect(!mediator.canOpen("myapp://price/1e400"))
     }
 
     @Test("addRoutes adds all or none, and names the route at fault")

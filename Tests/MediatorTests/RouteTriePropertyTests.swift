@@ -72,7 +72,8 @@ private struct Candidate {
     let outcome: Outcome
     /// The route's priority.
     let priority: Int
-    /// Segment kinds from the left: literal 0, typed 1, untyped 2, wildcard 3.
+    /// Segment kinds from the left: literal 0, typed 1 (`float` 2, after `int`, which overlaps it),
+    /// untyped 3, wildcard 4.
     let kinds: [Int]
     /// The route's registration order.
     let order: Int
@@ -102,6 +103,20 @@ private func referenceAccepts(_ type: RoutePlaceholderType, _ text: String) -> B
         return groups.map(\.count) == [8, 4, 4, 4, 12] && groups.allSatisfy { $0.allSatisfy(isHex) }
     case .alpha:
         return !text.utf8.isEmpty && text.utf8.allSatisfy(isLetter)
+    case .float:
+        // Split at the exponent, then at the point; every part but the exponent's sign is digits.
+        let parts = text.split(separator: "e", maxSplits: 1, omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "E", maxSplits: 1, omittingEmptySubsequences: false)
+        }
+        guard (1...2).contains(parts.count), let mantissa = parts.first else { return false }
+        let unsigned = mantissa.hasPrefix("-") ? mantissa.dropFirst() : mantissa[...]
+        let pieces = unsigned.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(pieces.count), pieces.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy(isDigit) }) else { return false }
+        if parts.count == 2 {
+            let exponent = parts[1].first.map { "+-".contains($0) } == true ? parts[1].dropFirst() : parts[1][...]
+            guard !exponent.isEmpty, exponent.utf8.allSatisfy(isDigit) else { return false }
+        }
+        return Double(text).map { $0.isFinite } == true
     }
 }
 
@@ -133,8 +148,8 @@ private func referenceCandidates(_ routes: [ReferenceRoute], _ path: [String]) -
             let kinds = variant.segments.map { segment -> Int in
                 switch segment {
                 case .literal: return 0
-                case .parameter(_, let type): return type == nil ? 2 : 1
-                case .wildcard: return 3
+                case .parameter(_, let type): return type == nil ? 3 : type == .float ? 2 : 1
+                case .wildcard: return 4
                 }
             }
             let outcome = Outcome(label: route.label, parameters: parameters, rest: rest)
@@ -218,6 +233,7 @@ private struct PatternGenerator {
         case 0, 1: return name + "<int>"
         case 2: return name + "<uuid>"
         case 3, 4: return name + "<alpha>"
+        case 5: return name + "<float>"
         default: return name
         }
     }
@@ -236,6 +252,8 @@ private struct PatternGenerator {
             return [8, 4, 4, 4, 12].map { count in String((0..<count).map { _ in random.pick(hex) }) }.joined(separator: "-")
         case .alpha?:
             return String((0..<Int.random(in: 1...4, using: &random)).map { _ in random.pick(Array("abcXYZ")) })
+        case .float?:
+            return random.pick(["4.5", "-0.25", "1e3", "2.5E-2", String(Int.random(in: -50...50, using: &random))])
         case nil:
             return random.pick(segmentPool)
         }
@@ -369,8 +387,8 @@ struct RouteTriePropertyTests {
                     variant.segments.map { segment -> Int in
                         switch segment {
                         case .literal: return 0
-                        case .parameter(_, let type): return type == nil ? 2 : 1
-                        case .wildcard: return 3
+                        case .parameter(_, let type): return type == nil ? 3 : type == .float ? 2 : 1
+                        case .wildcard: return 4
                         }
                     }
                 }

@@ -1,6 +1,6 @@
 /// Why a route could not be registered: its pattern is malformed, or it duplicates a route that is
 /// already there. The `description` is one line naming the pattern and the problem, e.g.
-/// `route "/user/:id<float>": unknown placeholder type "float" (known: int, uuid, alpha)`.
+/// `route "/user/:id<double>": unknown placeholder type "double" (known: int, uuid, alpha, float)`.
 struct RouteError: Error, Equatable, CustomStringConvertible {
     /// What is wrong with the pattern.
     enum Problem: Equatable, Sendable {

@@ -9,8 +9,8 @@
 ///   (`/a b`, not `/a%20b`). It must not contain `:` or `*`.
 /// - `:name` matches one non-empty segment and captures it as the parameter `name` (ASCII letters,
 ///   digits and `_`, starting with a letter or `_`).
-/// - `:name<type>` also requires the segment to be of a ``RoutePlaceholderType``: `int`, `uuid` or
-///   `alpha`. Any other type is an error.
+/// - `:name<type>` also requires the segment to be of a ``RoutePlaceholderType``: `int`, `uuid`,
+///   `alpha` or `float`. Any other type is an error.
 /// - `*` as the last segment matches the rest of the path (zero or more segments), captured as a
 ///   `[String]`. `*` anywhere else is an error.
 /// - `( … )` marks an optional part, possibly nested: every combination of including and leaving

@@ -1,6 +1,10 @@
 /// The types a placeholder can require (`:id<int>`). They take part in matching: a segment that
 /// is not of the type does not match, and the next candidate is tried. The captured value stays a
-/// `String` (the action's own coercion converts it). The types are disjoint: no segment is of two.
+/// `String` (the action's own coercion converts it).
+///
+/// Only `int` and `float` overlap (an integer is also a `float`); the others are disjoint. Where
+/// both match a segment, `int` wins (``rank``), so an integer goes to `int` and any other number
+/// to `float`. The cases are in the order of their ranks, the order the trie tries them in.
 enum RoutePlaceholderType: String, Sendable, CaseIterable {
     /// An optional leading `-`, then ASCII digits only, within `Int64` (no `+`, no spaces).
     case int
@@ -8,6 +12,15 @@ enum RoutePlaceholderType: String, Sendable, CaseIterable {
     case uuid
     /// One or more ASCII letters.
     case alpha
+    /// A finite decimal number: an optional leading `-`, ASCII digits, optionally `.` and more
+    /// digits, optionally `e` or `E`, a sign and digits (`42`, `-1.5`, `2.5e-3`). No `+` in front,
+    /// no bare `.5` or `5.`, no `nan`, `inf` or hexadecimal, and nothing that overflows a `Double`.
+    case float
+
+    /// The type's place in precedence among the kinds of segment, where a literal is 0 and an
+    /// untyped placeholder 3: `float` is 2, after the types it overlaps with (`int`), and every
+    /// other type 1 (they are disjoint, so their order among themselves never decides a match).
+    var rank: Int { self == .float ? 2 : 1 }
 
     /// Whether `segment` is of this type, checked on its UTF-8 bytes.
     func accepts<Text: StringProtocol>(_ segment: Text) -> Bool {
@@ -21,6 +34,7 @@ enum RoutePlaceholderType: String, Sendable, CaseIterable {
     func accepts<Bytes: Collection<UInt8>>(bytes: Bytes) -> Bool {
         switch self {
         case .int: return Self.isInt64(bytes)
+        case .float: return Self.isFiniteDecimal(bytes)
         case .uuid: return Self.isUUID(bytes)
         case .alpha: return !bytes.isEmpty && bytes.allSatisfy(Self.isLetter)
         }
@@ -41,6 +55,31 @@ enum RoutePlaceholderType: String, Sendable, CaseIterable {
             value = next
         }
         return negative || value != Int64.min
+    }
+
+    /// `-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?` whose value is finite as a `Double`.
+    private static func isFiniteDecimal<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        var rest = bytes[...]
+        /// Drops the leading ASCII digits; whether there was at least one.
+        func digits() -> Bool {
+            let count = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            rest = rest.dropFirst(count)
+            return count > 0
+        }
+        if rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+        guard digits() else { return false }
+        if rest.first == UInt8(ascii: ".") {
+            rest = rest.dropFirst()
+            guard digits() else { return false }
+        }
+        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
+            rest = rest.dropFirst()
+            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest = rest.dropFirst() }
+            guard digits() else { return false }
+        }
+        guard rest.isEmpty else { return false }
+        // The grammar holds, so the text is ASCII; only a value too large for a Double is left.
+        return Double(String(decoding: bytes, as: UTF8.self))?.isFinite == true
     }
 
     /// The 36-byte 8-4-4-4-12 form.

@@ -3,7 +3,7 @@
 /// from any thread.
 ///
 /// Each node has at most one child per kind: literal children keyed by the segment's bytes, one
-/// child per placeholder type (`int`, `uuid`, `alpha`, in that order), one untyped placeholder
+/// child per placeholder type (`int`, `uuid`, `alpha`, `float`, in that order), one untyped placeholder
 /// child and one wildcard child. Matching a path is one walk down the trie; it never looks at the
 /// list of routes, so its cost does not grow with the number of routes.
 ///
@@ -199,19 +199,21 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// Which route wins when several match:
     /// 1. the highest priority;
     /// 2. then the best sequence of segment kinds, compared segment by segment from the left:
-    ///    literal before typed placeholder before untyped placeholder before wildcard, and a path
-    ///    that ends before a wildcard (which then matches nothing) before the wildcard;
+    ///    literal before typed placeholder (by ``RoutePlaceholderType/rank``: `int` before
+    ///    `float`) before untyped placeholder before wildcard, and a path that ends before a wildcard (which then matches nothing) before the
+    ///    wildcard;
     /// 3. then the earliest registered;
     /// 4. then, between two variants of one route, the earlier in expansion order.
     ///
     /// The walk tries, at each segment, the literal child, then the typed children, then the
     /// untyped one, then the wildcard, backtracking when a branch fails deeper. Two branches that
     /// both match differ first at a segment where their kinds differ (one literal child can match
-    /// a segment, and the types are disjoint), so the walk meets matches in the order of rule 2:
+    /// a segment, and typed children are tried in the order of their ranks), so the walk meets
+    /// matches in the order of rule 2:
     /// with all priorities equal the first match found is the best. With priorities, it keeps the
     /// best priority found, skips subtrees whose best priority is not higher, and stops at a match
     /// with the highest priority of all. Each node is entered at most once, so the work is bounded
-    /// by the nodes along the path's possible matches, with at most six children tried per node.
+    /// by the nodes along the path's possible matches, with at most seven children tried per node.
     func match<Text: RouteSegmentText>(_ segments: [Text]) -> RouteMatch<Payload>? {
         guard let best = bestNode(for: segments) else { return nil }
         let terminal = terminals[nodes[best].terminal]
@@ -350,13 +352,14 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         return sorted.map { Listing(pattern: $0.route.pattern.text, payload: $0.route.payload, priority: $0.route.priority) }
     }
 
-    /// A variant's segment kinds as ranks (literal 0, typed 1, untyped 2, wildcard 3).
+    /// A variant's segment kinds as ranks (literal 0, typed 1 or 2 by
+    /// ``RoutePlaceholderType/rank``, untyped 3, wildcard 4).
     private static func kindRanks(_ variant: RouteVariant) -> [Int] {
         variant.segments.map { segment in
             switch segment {
             case .literal: return 0
-            case .parameter(_, let type): return type == nil ? 2 : 1
-            case .wildcard: return 3
+            case .parameter(_, let type): return type?.rank ?? 3
+            case .wildcard: return 4
             }
         }
     }
