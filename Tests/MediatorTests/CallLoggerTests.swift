@@ -20,7 +20,7 @@ private func record(
     return CallRecord(
         request: request, moved: redirectedFrom.isEmpty ? nil : CallRecord.Destination(target: target, action: action, route: redirectedFrom),
         result: error.map { .failure($0) } ?? .success(nil),
-        started: .wallClock(startTime), durationNanoseconds: nanoseconds)
+        startTime: startTime, durationNanoseconds: nanoseconds)
 }
 
 @Suite("CallLogger: one line per call")

@@ -250,6 +250,10 @@ struct InterceptionChainTests {
         // A millisecond either way for the clocks' resolution.
         #expect(record.startTime >= before - 0.001)
         #expect(record.startTime <= after + 0.001)
+        // The time is the record's, whenever it is read.
+        let first = record.startTime
+        _ = try world.mediator.callNow(target: "Notes", action: "create", params: ["title": "y"])
+        #expect(record.startTime == first)
     }
 
     @Test("The record of a call that failed: the error the caller got")

@@ -26,8 +26,8 @@ public protocol CallObserver: Sendable {
 /// A finished call: what was asked, where it ended up, its outcome and how long it took.
 ///
 /// A record holds the request and the result, and little else: where a redirect or a
-/// degradation moved the call is kept only for a call that moved, and the wall-clock start is
-/// worked out when it is read. An observer that reads nothing costs little more than the call.
+/// degradation moved the call is kept only for a call that moved, so an observer of calls that go
+/// where they are asked costs little more than the call.
 public struct CallRecord: Sendable, CustomStringConvertible {
     /// The call as it was asked, before any interceptor changed it.
     public let request: CallRequest
@@ -36,8 +36,8 @@ public struct CallRecord: Sendable, CustomStringConvertible {
     private let moved: Destination?
     /// The action's result, or the error the caller got.
     public let result: Result<(any Sendable)?, MediatorError>
-    /// When the call started: a wall-clock time, or the monotonic clock's reading.
-    private let started: Start
+    /// When the call started, in seconds since 1970-01-01 UTC.
+    public let startTime: Double
     /// How long the call took, in nanoseconds (monotonic clock), interceptors included.
     public let durationNanoseconds: UInt64
 
@@ -48,18 +48,6 @@ public struct CallRecord: Sendable, CustomStringConvertible {
     /// The `Target/action` pairs the call passed through before ``target``/``action``, oldest
     /// first (the redirects and a degradation); empty when it went where it was asked.
     public var redirectedFrom: [String] { moved?.route ?? [] }
-
-    /// When the call started, in seconds since 1970-01-01 UTC.
-    ///
-    /// Worked out when read, as the wall-clock time now less the time since the call started
-    /// on the monotonic clock, so a record costs no wall-clock reading unless this is read. A
-    /// change of the system's clock between the call and the reading moves it with the clock.
-    public var startTime: Double {
-        switch started {
-        case .wallClock(let seconds): seconds
-        case .monotonic(let nanoseconds): wallClockSeconds() - Double(monotonicNanoseconds() &- nanoseconds) / 1e9
-        }
-    }
 
     /// Where a moved call ended: a reference, so that a record of a call that did not move
     /// carries, copies and releases none of it.
@@ -76,21 +64,13 @@ public struct CallRecord: Sendable, CustomStringConvertible {
         }
     }
 
-    /// When a call started.
-    enum Start {
-        /// A wall-clock time, seconds since 1970-01-01 UTC.
-        case wallClock(Double)
-        /// A reading of ``monotonicNanoseconds()`` taken when the call started.
-        case monotonic(UInt64)
-    }
-
     /// A record of a call that ended where `request` names, or, when it `moved`, at its
     /// destination.
-    init(request: CallRequest, moved: Destination?, result: Result<(any Sendable)?, MediatorError>, started: Start, durationNanoseconds: UInt64) {
+    init(request: CallRequest, moved: Destination?, result: Result<(any Sendable)?, MediatorError>, startTime: Double, durationNanoseconds: UInt64) {
         self.request = request
         self.moved = moved
         self.result = result
-        self.started = started
+        self.startTime = startTime
         self.durationNanoseconds = durationNanoseconds
     }
 

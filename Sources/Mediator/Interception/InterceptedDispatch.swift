@@ -410,7 +410,8 @@ extension Mediator {
     ) {
         let elapsed = monotonicNanoseconds() &- start
         let record = CallRecord(
-            request: asked, moved: moved, result: recordedResult(of: outcome), started: .monotonic(start), durationNanoseconds: elapsed)
+            request: asked, moved: moved, result: recordedResult(of: outcome), startTime: wallClockSeconds() - Double(elapsed) / 1e9,
+            durationNanoseconds: elapsed)
         for index in told.later.indices.reversed() { told.later[index].tell(record) }
         for index in (0..<told.ran).reversed() { told.chain[index].tell(record) }
         for index in observers.indices { observers[index].tell(record) }
@@ -466,6 +467,6 @@ extension CallRecord {
             askedTarget: target, askedAction: action, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), params: [:],
             origin: origin, depth: depth)
         return CallRecord(
-            request: request, moved: nil, result: result, started: .wallClock(wallClockSeconds()), durationNanoseconds: 0)
+            request: request, moved: nil, result: result, startTime: wallClockSeconds(), durationNanoseconds: 0)
     }
 }
