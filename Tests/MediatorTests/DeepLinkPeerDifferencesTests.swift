@@ -1,0 +1,88 @@
+import Mediator
+import Testing
+
+// What a route table written for JLRoutes or URLNavigator does differently here: each row of the
+// DeepLinkRoutes article's table of differences, as a test.
+
+/// The params a URL reached `Echo/echo` with, or `nil` when it reached something else.
+private func echoed(_ mediator: Mediator, _ url: String) -> [String: any Sendable]? {
+    mediator.open(url) as? [String: any Sendable]
+}
+
+@Suite("Deep links: where route tables of JLRoutes and URLNavigator differ")
+struct DeepLinkPeerDifferencesTests {
+    @Test("A scheme's own routes fall back to the routes for every scheme (JLRoutes: only when asked)")
+    func schemeFallsBack() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/only/:x", to: "Echo", action: "echo")
+        try mediator.route("/y", to: "Other", action: "ping", scheme: "special")
+        #expect(mediator.open("special://y") as? String == "pong")
+        #expect(echoed(mediator, "special://only/1")?["x"] as? String == "1")
+    }
+
+    @Test("The fragment is not matched: a route cannot name one (JLRoutes routes /user#/view/:id)")
+    func fragmentIgnored() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/user", to: "Other", action: "ping")
+        #expect(mediator.open("myapp://user#/view/5") as? String == "pong")
+    }
+
+    @Test("+ in a path value stays a +, and in the query too unless the policy says (JLRoutes: a space in both)")
+    func plusKept() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/tag/:t", to: "Echo", action: "echo")
+        let reached = echoed(mediator, "myapp://tag/a+b?q=c+d")
+        #expect(reached?["t"] as? String == "a+b")
+        #expect(reached?["q"] as? String == "c+d")
+        mediator.urlPolicy.decodesPlusAsSpace = true
+        let decoded = echoed(mediator, "myapp://tag/a+b?q=c+d")
+        #expect(decoded?["t"] as? String == "a+b")
+        #expect(decoded?["q"] as? String == "c d")
+    }
+
+    @Test("A custom scheme's host is the first segment even with a dot or as localhost (JLRoutes drops it)")
+    func dottedHostKept() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/user/:id", to: "Echo", action: "echo")
+        #expect(echoed(mediator, "myapp://user/1")?["id"] as? String == "1")
+        #expect(!mediator.canOpen("myapp://example.com/user/1"))
+        #expect(!mediator.canOpen("myapp://localhost/user/1"))
+    }
+
+    @Test("An https host is the server, never matched: https://example.com/notes/7 is /notes/7")
+    func webHostNotMatched() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/notes/:id", to: "Echo", action: "echo")
+        #expect(echoed(mediator, "https://example.com/notes/7")?["id"] as? String == "7")
+        #expect(echoed(mediator, "https://shop.example.com/notes/8")?["id"] as? String == "8")
+    }
+
+    @Test("Literals are compared byte for byte, case included (routing-kit has a case-insensitive option)")
+    func literalsKeepCase() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/User/:id", to: "Echo", action: "echo")
+        #expect(mediator.canOpen("myapp://User/1"))
+        #expect(!mediator.canOpen("myapp://user/1"))
+    }
+
+    @Test("A placeholder is a whole segment: /file/:name.json is refused (routing-kit and path-to-regexp allow it)")
+    func placeholderInSegmentRefused() throws {
+        let mediator = try urlTestMediator()
+        #expect(throws: MediatorError.self) { try mediator.route("/file/:name.json", to: "Echo", action: "echo") }
+    }
+
+    @Test("<float> takes finite decimal text only (URLNavigator's takes what Float(text) reads)")
+    func floatNarrower() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/f/:v<float>", to: "Echo", action: "echo")
+        #expect(mediator.canOpen("myapp://f/123.456"))
+        for text in ["nan", "inf", "+3", ".5", "0x1p3"] { #expect(!mediator.canOpen("myapp://f/\(text)"), "\(text)") }
+    }
+
+    @Test("Path values arrive percent-decoded (URLNavigator's arrive as written)")
+    func valuesDecoded() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/tag/:t", to: "Echo", action: "echo")
+        #expect(echoed(mediator, "myapp://tag/a%20b")?["t"] as? String == "a b")
+    }
+}
