@@ -11,12 +11,33 @@ private func echoed(_ mediator: Mediator, _ url: String) -> [String: any Sendabl
 
 @Suite("Deep links: where route tables of JLRoutes and URLNavigator differ")
 struct DeepLinkPeerDifferencesTests {
+    @Test("The most specific route wins, not the first added (JLRoutes takes the first whose handler accepts)")
+    func specificWins() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/user/:id", to: "Echo", action: "echo")
+        try mediator.route("/user/me", to: "Other", action: "ping")
+        #expect(mediator.open("myapp://user/me") as? String == "pong")
+    }
+
+    @Test("A pattern is matched decoded: /s/a%20b is the literal a%20b, and # is an ordinary character")
+    func patternsDecoded() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/s/a%20b", to: "Other", action: "ping")
+        try mediator.route("/user#/view/:id", to: "Echo", action: "echo")
+        #expect(!mediator.canOpen("myapp://s/a%20b"))
+        #expect(mediator.open("myapp://s/a%2520b") as? String == "pong")
+        #expect(echoed(mediator, "myapp://user%23/view/5")?["id"] as? String == "5")
+        #expect(!mediator.canOpen("myapp://user#/view/5"))
+    }
+
     @Test("A scheme's own routes fall back to the routes for every scheme (JLRoutes: only when asked)")
     func schemeFallsBack() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/only/:x", to: "Echo", action: "echo")
         try mediator.route("/y", to: "Other", action: "ping", scheme: "special")
+        try mediator.route("/only/:x", to: "Other", action: "ping", scheme: "first")
         #expect(mediator.open("special://y") as? String == "pong")
+        #expect(mediator.open("first://only/1") as? String == "pong")
         #expect(echoed(mediator, "special://only/1")?["x"] as? String == "1")
     }
 
@@ -27,17 +48,25 @@ struct DeepLinkPeerDifferencesTests {
         #expect(mediator.open("myapp://user#/view/5") as? String == "pong")
     }
 
-    @Test("+ in a path value stays a +, and in the query too unless the policy says (JLRoutes: a space in both)")
+    @Test("+ stays a + in the path and the query unless the policy says, each on its own (JLRoutes: a space in both)")
     func plusKept() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/tag/:t", to: "Echo", action: "echo")
+        try mediator.route("/a b", to: "Other", action: "ping")
         let reached = echoed(mediator, "myapp://tag/a+b?q=c+d")
         #expect(reached?["t"] as? String == "a+b")
         #expect(reached?["q"] as? String == "c+d")
+        #expect(!mediator.canOpen("myapp://a+b"))
         mediator.urlPolicy.decodesPlusAsSpace = true
-        let decoded = echoed(mediator, "myapp://tag/a+b?q=c+d")
-        #expect(decoded?["t"] as? String == "a+b")
-        #expect(decoded?["q"] as? String == "c d")
+        let query = echoed(mediator, "myapp://tag/a+b?q=c+d")
+        #expect(query?["t"] as? String == "a+b")
+        #expect(query?["q"] as? String == "c d")
+        mediator.urlPolicy.decodesPlusAsSpace = false
+        mediator.urlPolicy.decodesPlusAsSpaceInPaths = true
+        let path = echoed(mediator, "myapp://tag/a+b%2Bc?q=c+d")
+        #expect(path?["t"] as? String == "a b+c")
+        #expect(path?["q"] as? String == "c+d")
+        #expect(mediator.open("myapp://a+b") as? String == "pong")
     }
 
     @Test("A custom scheme's host is the first segment even with a dot or as localhost (JLRoutes drops it)")
@@ -47,6 +76,8 @@ struct DeepLinkPeerDifferencesTests {
         #expect(echoed(mediator, "myapp://user/1")?["id"] as? String == "1")
         #expect(!mediator.canOpen("myapp://example.com/user/1"))
         #expect(!mediator.canOpen("myapp://localhost/user/1"))
+        try mediator.route("/example.com/user/:id", to: "Other", action: "ping")
+        #expect(mediator.open("myapp://example.com/user/1") as? String == "pong")
     }
 
     @Test("An https host is the server, never matched: https://example.com/notes/7 is /notes/7")
@@ -57,12 +88,15 @@ struct DeepLinkPeerDifferencesTests {
         #expect(echoed(mediator, "https://shop.example.com/notes/8")?["id"] as? String == "8")
     }
 
-    @Test("Literals are compared byte for byte, case included (routing-kit has a case-insensitive option)")
+    @Test("Literals are compared byte for byte: case included, precomposed is not decomposed (routing-kit has a case-insensitive option)")
     func literalsKeepCase() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/User/:id", to: "Echo", action: "echo")
+        try mediator.route("/caf\u{E9}", to: "Other", action: "ping")
         #expect(mediator.canOpen("myapp://User/1"))
         #expect(!mediator.canOpen("myapp://user/1"))
+        #expect(mediator.canOpen("myapp://caf%C3%A9"))
+        #expect(!mediator.canOpen("myapp://cafe%CC%81"))
     }
 
     @Test("A placeholder is a whole segment: /file/:name.json is refused (routing-kit and path-to-regexp allow it)")
@@ -77,6 +111,8 @@ struct DeepLinkPeerDifferencesTests {
         try mediator.route("/f/:v<float>", to: "Echo", action: "echo")
         #expect(mediator.canOpen("myapp://f/123.456"))
         for text in ["nan", "inf", "+3", ".5", "0x1p3"] { #expect(!mediator.canOpen("myapp://f/\(text)"), "\(text)") }
+        try mediator.route("/i/:v<int>", to: "Echo", action: "echo")
+        #expect(!mediator.canOpen("myapp://i/+5"))
     }
 
     @Test("Path values arrive percent-decoded (URLNavigator's arrive as written)")

@@ -1,5 +1,6 @@
-/// A URL split the way routes see it: the scheme, the path's segments (percent-decoded; for a
-/// custom scheme the host first, as in JLRoutes) and where the query is.
+/// A URL split the way routes see it: the scheme, the path's segments (percent-decoded, and `+` as
+/// a space with ``URLPolicy/decodesPlusAsSpaceInPaths``; for a custom scheme the host first, as in
+/// JLRoutes) and where the query is.
 struct LinkURL {
     /// Lowercased.
     let scheme: String
@@ -45,12 +46,13 @@ extension URLParser {
         let pathEnd = parts.path.upperBound
         let query = parts.query
 
+        let isWeb = scheme == "http" || scheme == "https"
+        // A custom scheme's host is the first segment routes match, decoded as the path is.
         let host: String
-        switch percentDecode(bytes[hostStart..<hostEnd]) {
+        switch percentDecode(bytes[hostStart..<hostEnd], plusAsSpace: policy.decodesPlusAsSpaceInPaths && !isWeb) {
         case .success(let decoded): host = decoded
         case .failure(let problem): return .failure(invalid(url, "the host has \(problem)"))
         }
-        let isWeb = scheme == "http" || scheme == "https"
 
         // The path: its leading "/" and one trailing "/" dropped, then split on "/".
         // A path of "/" alone has no segments; "//" is one empty segment (its leading and its
@@ -71,7 +73,7 @@ extension URLParser {
         var start = pathStart
         while pathCount > 0 && start <= pathStop {
             let stop = path[start...].firstIndex(of: UInt8(ascii: "/")) ?? pathStop
-            switch percentDecode(bytes[start..<stop]) {
+            switch percentDecode(bytes[start..<stop], plusAsSpace: policy.decodesPlusAsSpaceInPaths) {
             case .success(let decoded): segments.append(decoded)
             case .failure(let problem):
                 let shown = String(decoding: bytes[start..<stop], as: UTF8.self)

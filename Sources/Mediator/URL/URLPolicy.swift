@@ -24,8 +24,14 @@ public struct URLPolicy: Sendable, Equatable {
     /// Whether `+` in a query key or value means a space, as in HTML form encoding and JLRoutes
     /// (`?q=a+b` gives `"a b"`; `%2B` is always `+`). Off by default: in RFC 3986 a `+` is a
     /// `+`, and links that carry phone numbers or signed values (`?tel=+4930...`) rely on it.
-    /// The path is never form-decoded.
+    /// The path is form-decoded only with ``decodesPlusAsSpaceInPaths``.
     public var decodesPlusAsSpace = false
+    /// Whether `+` in a routed link's path means a space, as JLRoutes decodes it
+    /// (`myapp://tag/a+b` gives `/tag/:t` the value `"a b"` and matches the literal `/tag/a b`;
+    /// `%2B` is always `+`). It applies to the segments routes match (for a custom scheme the host
+    /// too, their first segment), not to the names of a `scheme://Target/action` URL. Off by default: in a path a `+` is a `+` (RFC 3986), and
+    /// paths carry `+` in names such as `c++` and in signed or encoded values.
+    public var decodesPlusAsSpaceInPaths = false
     /// Whether the target named in the host of a `scheme://Target/action` URL is found ignoring
     /// ASCII case (`myapp://notes/get` reaches `Notes`): RFC 3986 hosts are case-insensitive,
     /// and mail clients and proxies lowercase them. An exact match is always preferred; a name
@@ -61,6 +67,8 @@ public struct URLPolicy: Sendable, Equatable {
     ///   - maximumLength: the longest URL accepted, in UTF-8 bytes.
     ///   - maximumQueryItems: the most query items accepted.
     ///   - decodesPlusAsSpace: whether `+` in the query means a space (``decodesPlusAsSpace``).
+    ///   - decodesPlusAsSpaceInPaths: whether `+` in a routed link's path means a space
+    ///     (``decodesPlusAsSpaceInPaths``).
     ///   - matchesHostIgnoringCase: whether the host's target is found ignoring ASCII case
     ///     (``matchesHostIgnoringCase``).
     ///   - allowsEmptyAuthority: whether `scheme:///Target/action` is accepted
@@ -71,10 +79,12 @@ public struct URLPolicy: Sendable, Equatable {
         maximumLength: Int = URLPolicy.defaultMaximumLength,
         maximumQueryItems: Int = URLPolicy.defaultMaximumQueryItems,
         decodesPlusAsSpace: Bool = false,
+        decodesPlusAsSpaceInPaths: Bool = false,
         matchesHostIgnoringCase: Bool = false,
         allowsEmptyAuthority: Bool = false
     ) {
         self.decodesPlusAsSpace = decodesPlusAsSpace
+        self.decodesPlusAsSpaceInPaths = decodesPlusAsSpaceInPaths
         self.matchesHostIgnoringCase = matchesHostIgnoringCase
         self.allowsEmptyAuthority = allowsEmptyAuthority
         self.allowedSchemes = allowedSchemes.map { Set($0.map { $0.lowercased() }) }
