@@ -34,7 +34,8 @@ enum RouteFuzz {
         let scheme: String
     }
 
-    /// The fixed routes: literals, untyped, `int`, `uuid` and `alpha` placeholders, nested optional
+    /// The fixed routes: literals, untyped, `int`, `uuid`, `alpha` and `float` placeholders (`float`
+    /// beside `int` at the same segment, which both take an integer), nested optional
     /// groups, trailing `*` (bare and inside a group), priorities above and below the default, a
     /// route for one scheme over one for every scheme with the same pattern, a route to a
     /// local-only action, to an action with declared params, to an unregistered target and to a
@@ -44,6 +45,7 @@ enum RouteFuzz {
         URLRoute("/user/:id<int>", target: "Users", action: "profile"),
         URLRoute("/user/:id<int>/posts/:post<int>", target: "Users", action: "post"),
         URLRoute("/user/:name<alpha>", target: "Users", action: "byName"),
+        URLRoute("/user/:amount<float>", target: "Users", action: "byAmount"),
         URLRoute("/user/:uid<uuid>(/:tab)", target: "Users", action: "byUUID"),
         URLRoute("/user/:slug(/*)", target: "Users", action: "bySlug"),
         URLRoute("/search(/:query(/:page<int>))", target: "Search", action: "find"),
@@ -67,7 +69,7 @@ enum RouteFuzz {
     /// (local-only) and `Users/nativeOpen` (`native...`), which stop the process if a URL ever
     /// reaches them, and `Calc/square`, which declares an integer `n`.
     static let fixtureTargets: [(name: String, actions: [String])] = [
-        ("Users", ["me", "profile", "post", "byName", "byUUID", "bySlug"]),
+        ("Users", ["me", "profile", "post", "byName", "byAmount", "byUUID", "bySlug"]),
         ("Search", ["find"]), ("Files", ["open", "byName"]), ("Promo", ["any", "summer"]), ("Settings", ["app", "deep", "web"]),
         ("Home", ["index"]), ("Deep", ["walk"]), ("Cafe", ["item"]), ("Fuzzed", ["hit"]),
     ]
