@@ -200,8 +200,8 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// 1. the highest priority;
     /// 2. then the best sequence of segment kinds, compared segment by segment from the left:
     ///    literal before typed placeholder (by ``RoutePlaceholderType/rank``: `int` before
-    ///    `float`) before untyped placeholder before wildcard, and a path that ends before a wildcard (which then matches nothing) before the
-    ///    wildcard;
+    ///    `float`) before untyped placeholder before wildcard, and a path that ends before a
+    ///    wildcard (which then matches nothing) before the wildcard;
     /// 3. then the earliest registered;
     /// 4. then, between two variants of one route, the earlier in expansion order.
     ///
@@ -209,11 +209,11 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// untyped one, then the wildcard, backtracking when a branch fails deeper. Two branches that
     /// both match differ first at a segment where their kinds differ (one literal child can match
     /// a segment, and typed children are tried in the order of their ranks), so the walk meets
-    /// matches in the order of rule 2:
-    /// with all priorities equal the first match found is the best. With priorities, it keeps the
-    /// best priority found, skips subtrees whose best priority is not higher, and stops at a match
-    /// with the highest priority of all. Each node is entered at most once, so the work is bounded
-    /// by the nodes along the path's possible matches, with at most seven children tried per node.
+    /// matches in the order of rule 2: with all priorities equal the first match found is the
+    /// best. With priorities, it keeps the best priority found, skips subtrees whose best priority
+    /// is not higher, and stops at a match with the highest priority of all. Each node is entered
+    /// at most once, so the work is bounded by the nodes along the path's possible matches, with at
+    /// most seven children tried per node.
     func match<Text: RouteSegmentText>(_ segments: [Text]) -> RouteMatch<Payload>? {
         guard let best = bestNode(for: segments) else { return nil }
         let terminal = terminals[nodes[best].terminal]
