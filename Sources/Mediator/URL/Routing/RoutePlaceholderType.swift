@@ -13,8 +13,9 @@ enum RoutePlaceholderType: String, Sendable, CaseIterable {
     /// One or more ASCII letters.
     case alpha
     /// A finite decimal number: an optional leading `-`, ASCII digits, optionally `.` and more
-    /// digits, optionally `e` or `E`, an optional sign and digits (`42`, `-1.5`, `2.5e-3`). No `+` in front,
-    /// no bare `.5` or `5.`, no `nan`, `inf` or hexadecimal, and nothing that overflows a `Double`.
+    /// digits, optionally `e` or `E`, an optional sign and digits (`42`, `-1.5`, `2.5e-3`). No `+`
+    /// in front, no bare `.5` or `5.`, no `nan`, `inf` or hexadecimal, and nothing that overflows a
+    /// `Double`.
     case float
 
     /// The type's place in precedence among the kinds of segment, where a literal is 0 and an
