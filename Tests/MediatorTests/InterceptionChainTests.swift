@@ -456,6 +456,61 @@ struct InterceptionRequestTests {
         #expect(request.redirectedFrom == ["Legacy/show"])
     }
 
+    @Test(
+        "An interceptor that puts a kept request in place of the call's changes the params only: later interceptors and the record see the call's own names, origin, depth and route"
+    )
+    func replacedRequest() throws {
+        let world = try InterceptionWorld()
+        let log = InterceptionLog()
+        let kept = ReadWriteLock<CallRequest?>(nil)
+        world.mediator.addInterceptor(
+            Probe("Keeper", log) { request in
+                // The first call's request is kept; every later call gets it in place of its own.
+                if let earlier = kept.withReadLock({ $0 }) {
+                    request = earlier
+                } else {
+                    kept.withLock { $0 = request }
+                }
+                return .proceed
+            }, priority: 1)
+        world.mediator.addInterceptor(Probe("After", log))
+        world.mediator.addObserver(Watcher("W", log))
+        // The kept request: in process, by full names, not redirected.
+        _ = world.mediator.perform(target: "Target_Notes", action: "Action_echo:", params: ["kept": 1])
+
+        // By URL, straight to the action (the first stop's interceptors), then through a table's
+        // redirect (the table moves the call before any interceptor runs: a later stop's).
+        var table = RedirectTable()
+        try table.redirect("Legacy/show", to: "Notes/echo")
+        world.mediator.setRedirects(table)
+        for (url, asked, route) in [("app://Notes/echo?own=2", "Notes/echo", [String]()), ("app://Legacy/show?own=2", "Legacy/show", ["Legacy/show"])] {
+            _ = world.mediator.open(url)
+            // Keeper sees the call's own request; After sees it with the kept params.
+            let requests = log.requests.suffix(2)
+            #expect(requests.count == 2)
+            for request in requests {
+                #expect(request.origin == .url(url))
+                #expect("\(request.askedTarget)/\(request.askedAction)" == asked)
+                #expect(request.name == "Notes/echo")
+                #expect(request.redirectedFrom == route)
+            }
+            #expect(requests.first?.params.keys == ["own"])
+            #expect(requests.last?.params.keys == ["kept"])
+
+            // Each record is told to Keeper, After and W: the last three are this call's.
+            let records = log.records.suffix(3)
+            #expect(records.count == 3)
+            for record in records {
+                #expect(record.request.origin == .url(url))
+                #expect("\(record.request.askedTarget)/\(record.request.askedAction)" == asked)
+                #expect(record.request.depth == 1)
+                #expect(record.name == "Notes/echo")
+                #expect(record.redirectedFrom == route)
+                #expect(record.request.params.keys == ["own"])
+            }
+        }
+    }
+
     @Test("An invalid name is shown as it was written, and the call fails as not found")
     func invalidName() throws {
         let world = try InterceptionWorld()

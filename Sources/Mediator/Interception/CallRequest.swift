@@ -42,10 +42,35 @@ public enum CallOrigin: Sendable, Equatable, CustomStringConvertible {
 /// }
 /// ```
 public struct CallRequest: Sendable {
+    /// The parts of a call no interceptor may change: an interceptor that assigns a whole request
+    /// (one it kept from an earlier call, say) changes its params only, and the call goes on with
+    /// its own names as asked, origin and depth, as later interceptors and the record show them.
+    struct Fixed: Sendable {
+        let askedTarget: String
+        let askedAction: String
+        let origin: CallOrigin
+        let depth: Int
+
+        /// Whether this is, bit for bit, what the pipeline built for the call (`false` when in
+        /// doubt: a string of the same bytes in another storage puts the same values back).
+        @inline(__always)
+        func isUnchanged(askedTarget: String, askedAction: String, origin: CallOrigin, depth: Int) -> Bool {
+            guard self.depth == depth, sameBits(self.askedTarget, askedTarget), sameBits(self.askedAction, askedAction) else { return false }
+            switch (self.origin, origin) {
+            case (.inProcess, .inProcess), (.commandLine, .commandLine): return true
+            case (.url(let url), .url(let otherURL)): return sameBits(url, otherURL)
+            default: return false
+            }
+        }
+    }
+
+    /// What this request says of the call that no interceptor may change.
+    var fixed: Fixed
+
     /// The target's name as the caller wrote it (`Target_Notes` or `Notes`).
-    public let askedTarget: String
+    public var askedTarget: String { fixed.askedTarget }
     /// The action's name as the caller wrote it (`Action_create`, `Action_create:` or `create`).
-    public let askedAction: String
+    public var askedAction: String { fixed.askedAction }
     /// The target the call goes to: its canonical (short) name, after redirects. A name that is
     /// not valid is kept as it was written (the call then fails with `targetNotFound`).
     public internal(set) var target: String
@@ -56,31 +81,40 @@ public struct CallRequest: Sendable {
     /// plain values.
     public var params: Params
     /// Where the call came from.
-    public let origin: CallOrigin
+    public var origin: CallOrigin { fixed.origin }
     /// How deeply the call is nested: 1 for a call no other mediator call made, 2 for a call an
     /// action (or an interceptor) made while running, and so on (see ``Mediator/maximumCallDepth``).
     /// It is the depth the call entered with, at every stop; a call that a redirect moves or that
     /// degrades runs its later stops one level deeper unless it is at the limit, so the calls its
     /// action makes there have a depth one more (while the call runs synchronously; once it
     /// awaits, the task's depth goes on).
-    public let depth: Int
+    public var depth: Int { fixed.depth }
     /// The `Target/action` pairs the call was redirected from, oldest first; empty when it was not
     /// redirected.
     public internal(set) var redirectedFrom: [String]
 
     init(askedTarget: String, askedAction: String, target: String, action: String, params: Params, origin: CallOrigin, depth: Int) {
-        self.askedTarget = askedTarget
-        self.askedAction = askedAction
+        self.fixed = Fixed(askedTarget: askedTarget, askedAction: askedAction, origin: origin, depth: depth)
         self.target = target
         self.action = action
         self.params = params
-        self.origin = origin
-        self.depth = depth
         self.redirectedFrom = []
     }
 
     /// `Target/action`, as messages and logs show the call.
     public var name: String { "\(target)/\(action)" }
+
+    /// Puts back what an interceptor replaced along with a whole request, at the call's first stop:
+    /// its names as asked, origin and depth, and no route. A function of its own: inlined, it made
+    /// the first stop's code larger and the usual call slower.
+    @inline(never)
+    mutating func keepFixed(askedTarget: String, askedAction: String, origin: CallOrigin, depth: Int) {
+        guard !fixed.isUnchanged(askedTarget: askedTarget, askedAction: askedAction, origin: origin, depth: depth) || !redirectedFrom.isEmpty else {
+            return
+        }
+        fixed = Fixed(askedTarget: askedTarget, askedAction: askedAction, origin: origin, depth: depth)
+        redirectedFrom = []
+    }
 
     /// Moves `request` out, leaving an empty request in its place: the end of a call hands its
     /// request to the record this way instead of copying each of its names and params (Swift
@@ -92,8 +126,20 @@ public struct CallRequest: Sendable {
     }
 
     /// This call as it was asked, as a record shows it: the names of its first stop and the params
-    /// before any interceptor changed them, with this request's asked names, origin and depth.
+    /// before any interceptor changed them, with the call's asked names, origin and depth.
     func asAsked(target: String, action: String, params: Params) -> CallRequest {
         CallRequest(askedTarget: askedTarget, askedAction: askedAction, target: target, action: action, params: params, origin: origin, depth: depth)
     }
+}
+
+/// Whether two strings are the same value bit for bit (the same storage, or the same small string
+/// held in place): then they hold the same bytes. Two storages of the same bytes are not the same
+/// value here. A few instructions, where comparing the bytes walks them.
+@inline(__always)
+private func sameBits(_ lhs: String, _ rhs: String) -> Bool {
+    // Read as two words where a string is two words (64-bit platforms), without a copy of it.
+    guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return lhs.utf8.elementsEqual(rhs.utf8) }
+    let left = unsafeBitCast(lhs, to: (UInt64, UInt64).self)
+    let right = unsafeBitCast(rhs, to: (UInt64, UInt64).self)
+    return left.0 == right.0 && left.1 == right.1
 }

@@ -15,8 +15,9 @@ extension Mediator {
         /// A typed key's input that has no plain form (the call then goes on with it as it is).
         var input: TypedInput?
         let shouldCacheTarget: Bool
-        /// Where the call came from (the request's origin, kept apart so a stage reads one field).
-        let origin: CallOrigin
+        /// What no interceptor may change in the request (its origin is where the call came from).
+        let fixed: CallRequest.Fixed
+        var origin: CallOrigin { fixed.origin }
         /// Whether the rest of the call is awaited (a degradation after an await is).
         var awaiting: Bool
         /// The interceptors whose `intercept` ran, in order: the first `ranCount` of `ranChain` (the
@@ -58,16 +59,16 @@ extension Mediator {
         var stop = firstStop(
             interception, target: target, action: action, shown: shown, params: params, input: input, origin: origin
         )
-        guard let next = interceptFirstStop(interception, &stop, remote: origin.isRemote, resolved: resolved) else {
+        guard let next = interceptFirstStop(interception, &stop, asked: (target, action), origin: origin, resolved: resolved) else {
             // The names as the caller wrote them, as the plain pipeline passes them: its errors, a
             // target's notFound and the global fallback see what was asked.
             return afterFirstStop(
                 proceed(
                     resolved, target: target, action: action, params: stop.request.params, input: stop.input, shouldCacheTarget: shouldCacheTarget,
                     origin: origin, awaiting: awaiting),
-                interception, &stop, options: (shouldCacheTarget, origin, awaiting))
+                interception, &stop, options: (shouldCacheTarget, awaiting))
         }
-        return continued(next, interception, stop, options: (shouldCacheTarget, origin, awaiting))
+        return continued(next, interception, stop, options: (shouldCacheTarget, awaiting))
     }
 
     /// The end of a first stop that ran the plain pipeline: its outcome as it is when nothing more
@@ -77,7 +78,7 @@ extension Mediator {
     @inline(__always)
     private func afterFirstStop(
         _ outcome: Outcome, _ interception: Interception, _ stop: inout FirstStop,
-        options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool)
+        options: (shouldCacheTarget: Bool, awaiting: Bool)
     ) -> Outcome {
         // A failed call may still degrade, and a suspended one is recorded when it ends.
         if interception.redirects.hasFallbacks { return continued(.end(outcome), interception, stop, options: options) }
@@ -119,6 +120,8 @@ extension Mediator {
         var ran = 0
         /// When the call started, if it may be recorded.
         let start: UInt64
+        /// The depth the call runs at (as its request says, unless an interceptor replaced it).
+        let depth: Int
     }
 
     /// The first stop's request, chain and clock. Inlined in optimized builds; a frame of its own
@@ -146,14 +149,17 @@ extension Mediator {
         return FirstStop(
             target: shownTarget, action: shownAction, request: request, askedParams: params, input: typedInput,
             chain: interception.chain(target: shownTarget, action: shownAction),
-            start: interception.records ? monotonicNanoseconds() : 0)
+            start: interception.records ? monotonicNanoseconds() : 0, depth: request.depth)
     }
 
     /// The redirect table, the URL rules (a refused call never reaches an interceptor), then each
     /// interceptor in turn; `nil` when the call goes on to the plain pipeline. Inlined as
     /// ``firstStop(_:target:action:shown:params:input:origin:)`` is.
     @inline(__always)
-    private func interceptFirstStop(_ interception: Interception, _ stop: inout FirstStop, remote: Bool, resolved: Resolution) -> Continuation? {
+    private func interceptFirstStop(
+        _ interception: Interception, _ stop: inout FirstStop, asked: (target: String, action: String), origin: CallOrigin, resolved: Resolution
+    ) -> Continuation? {
+        let remote = origin.isRemote
         let shownTarget = stop.target
         let shownAction = stop.action
         if let destination = interception.redirects.destination(target: shownTarget, action: shownAction) {
@@ -171,8 +177,11 @@ extension Mediator {
                 return .end(.failed(rejectedError(error, by: stop.chain[stop.ran - 1].interceptor, stop.request)))
             }
             // An interceptor may not rename the call by changing the request (it cannot set the
-            // names, but it can put another request in its place): only by a redirect.
-            // Compared first (equal strings compare by their bits, cheaper than storing them
+            // names, but it can put another request in its place): only by a redirect. Nor may it
+            // change the names as asked, where the call came from or how deep it is: those go back
+            // when they differ (compared rather than assigned each time, which cost more).
+            stop.request.keepFixed(askedTarget: asked.target, askedAction: asked.action, origin: origin, depth: stop.depth)
+            // The names are compared first (equal strings compare by their bits, cheaper than storing them
             // again); the byte counts too, as `==` also equates other spellings (the call goes on
             // with its own resolution either way: only what later interceptors are shown is kept).
             if stop.request.target != shownTarget || stop.request.action != shownAction
@@ -207,11 +216,11 @@ extension Mediator {
     /// the first stop's frame, which stays on the stack while the action runs and nests calls.
     @inline(never)
     private func continued(
-        _ next: Continuation, _ interception: Interception, _ stop: FirstStop, options: (shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool)
+        _ next: Continuation, _ interception: Interception, _ stop: FirstStop, options: (shouldCacheTarget: Bool, awaiting: Bool)
     ) -> Outcome {
         var call = InterceptedCall(
             interception: interception, firstTarget: stop.target, firstAction: stop.action, askedParams: stop.askedParams,
-            request: stop.request, input: stop.input, shouldCacheTarget: options.shouldCacheTarget, origin: options.origin,
+            request: stop.request, input: stop.input, shouldCacheTarget: options.shouldCacheTarget, fixed: stop.request.fixed,
             awaiting: options.awaiting, ranChain: stop.chain, ranCount: stop.ran, observed: stop.chain.prefix(stop.ran).contains { $0.observer != nil },
             start: stop.start)
         switch next {
@@ -294,8 +303,11 @@ extension Mediator {
             } catch {
                 return .failed(rejectedError(error, by: chain[index].interceptor, call.request))
             }
+            // Only the params are the interceptor's to change (as at the first stop).
             call.request.target = target
             call.request.action = action
+            call.request.fixed = call.fixed
+            call.request.redirectedFrom = call.route
             guard case .proceed = decision else { break }
         }
         switch decision {
