@@ -140,7 +140,8 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int3
         },
         EntryPoint.awaiting(name: "perform(completion:), its task awaited") { count in
             for _ in 0..<count {
-                await mediator.perform(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true) { consume($0) }.value
+                await mediator.perform(target: "BenchAsync", action: "echo", params: params, shouldCacheTarget: true, as: (any Sendable)?.self) { consume($0) }
+                    .value
             }
         },
         EntryPoint.awaiting(name: "open(url, completion:), async action, completion awaited") { count in

@@ -105,11 +105,11 @@ struct NotesExportTests {
         let pair = try SignedInPair()
         try pair.writeNotes()
         let result = await withCheckedContinuation { continuation in
-            pair.mediator.perform(target: "Notes", action: "export", params: ["token": pair.ada]) { result in
+            pair.mediator.perform(target: "Notes", action: "export", params: ["token": pair.ada], as: String.self) { result in
                 continuation.resume(returning: result)
             }
         }
-        #expect(try result.get() as? String == SignedInPair.adasExport)
+        #expect(try result.get() == SignedInPair.adasExport)
     }
 
     // MARK: - Reachable by URL, like the other Notes actions

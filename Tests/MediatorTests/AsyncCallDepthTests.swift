@@ -38,7 +38,7 @@ struct AsyncCallDepthTests {
                     runs.increment()
                     let reached = try params.value("reached", as: Latch.self)
                     let depthError = try params.value("depthError", as: ReadWriteLock<MediatorError?>.self)
-                    mediator.perform(target: "Hop", action: "async", params: params) { result in
+                    mediator.perform(target: "Hop", action: "async", params: params, as: (any Sendable)?.self) { result in
                         // Only the innermost call fails; every other level answers nil.
                         if case .failure(let error) = result {
                             depthError.withLock { $0 = error }

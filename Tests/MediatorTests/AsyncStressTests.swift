@@ -272,7 +272,9 @@ struct AsyncStressTests {
                 ledger.check(result, sum: a + b, allowed: index % 2 == 1 ? [.asyncAction] : [], context)
             case .completion:
                 let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(any Sendable)?, MediatorError>, Never>) in
-                    mediator.perform(target: target, action: action, params: params, shouldCacheTarget: true) { continuation.resume(returning: $0) }
+                    mediator.perform(target: target, action: action, params: params, shouldCacheTarget: true, as: (any Sendable)?.self) {
+                        continuation.resume(returning: $0)
+                    }
                 }
                 ledger.check(result, sum: a + b, context)
             case .cancelledCall:

@@ -60,7 +60,7 @@ struct CancellationTests {
         let completed = Latch()
         let count = Counter()
         let codes = ReadWriteLock<[MediatorError.Code]>([])
-        let task = mediator.perform(target: "Wait", action: "forever") { result in
+        let task = mediator.perform(target: "Wait", action: "forever", as: (any Sendable)?.self) { result in
             if case .failure(let error) = result { codes.withLock { $0.append(error.code) } }
             count.increment()
             completed.open()

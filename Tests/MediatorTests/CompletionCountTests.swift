@@ -103,7 +103,7 @@ struct CompletionCountTests {
                             case .cancelledEcho: ("Work", "slowEcho")
                             }
                         insidePerform.withLock { _ = $0.insert(me) }
-                        let task = mediator.perform(target: target, action: action, params: ["x": id]) { result in
+                        let task = mediator.perform(target: target, action: action, params: ["x": id], as: (any Sendable)?.self) { result in
                             let count = completions.withLock { counts in
                                 counts[id] += 1
                                 return counts[id]

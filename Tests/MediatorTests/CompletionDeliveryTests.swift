@@ -59,7 +59,7 @@ struct CompletionDeliveryTests {
     func mainActorCallerCompletesOnMainActor() async throws {
         let mediator = try feed()
         let untyped = await withCheckedContinuation { (continuation: CheckedContinuation<Delivery<(any Sendable)?>, Never>) in
-            mediator.perform(target: "Feed", action: "whereAmI") { result in
+            mediator.perform(target: "Feed", action: "whereAmI", as: (any Sendable)?.self) { result in
                 continuation.resume(returning: Delivery(onMainActor: isOnMainActor(), result: result))
             }
         }
@@ -102,7 +102,7 @@ struct CompletionDeliveryTests {
     func explicitNilIsolation() async throws {
         let mediator = try feed()
         let onMainActor = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            mediator.perform(target: "Feed", action: "count", isolation: nil) { _ in continuation.resume(returning: isOnMainActor()) }
+            mediator.perform(target: "Feed", action: "count", as: (any Sendable)?.self, isolation: nil) { _ in continuation.resume(returning: isOnMainActor()) }
         }
         #expect(!onMainActor)
     }

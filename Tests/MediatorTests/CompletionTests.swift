@@ -9,7 +9,7 @@ struct CompletionTests {
         let done = Latch()
         let calls = Counter()
         let got = ReadWriteLock<Result<(any Sendable)?, MediatorError>?>(nil)
-        let task = mediator.perform(target: target, action: action, params: params) { result in
+        let task = mediator.perform(target: target, action: action, params: params, as: (any Sendable)?.self) { result in
             got.withLock { $0 = result }
             calls.increment()
             done.open()
@@ -33,7 +33,7 @@ struct CompletionTests {
         // once every task listed has ended, the list is whole.
         let tasks = ReadWriteLock<[Task<Void, Never>]>([])
         @Sendable func restart() {
-            let task = mediator.perform(target: "Sync", action: "one") { result in
+            let task = mediator.perform(target: "Sync", action: "one", as: (any Sendable)?.self) { result in
                 let code: MediatorError.Code? =
                     switch result {
                     case .success: nil

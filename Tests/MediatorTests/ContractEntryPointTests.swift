@@ -110,7 +110,7 @@ struct ContractEntryPointTests {
                 await awaitedFailureOf { () async throws(MediatorError) in _ = try await mediator.call(target: "Shapes", action: action, params: params) }
             ))
         let handoff = Handoff()
-        await mediator.perform(target: "Shapes", action: action, params: params) { handoff.set($0) }.value
+        await mediator.perform(target: "Shapes", action: action, params: params, as: (any Sendable)?.self) { handoff.set($0) }.value
         switch handoff.result {
         case .failure(let error): seen.append(("completion", error))
         case .success: seen.append(("completion", nil))
@@ -206,7 +206,7 @@ struct ContractEntryPointTests {
         results.append(("call(url:)", try synchronously { try mediator.callNow(url: "app://Shapes/list?token=t&limit=5&tags=7&flag=1") }))
         results.append(("callFromOutside", try await mediator.callFromOutside(target: "Shapes", action: "list", params: params, shouldCacheTarget: false)))
         let handoff = Handoff()
-        await mediator.perform(target: "Shapes", action: "list", params: params) { handoff.set($0) }.value
+        await mediator.perform(target: "Shapes", action: "list", params: params, as: (any Sendable)?.self) { handoff.set($0) }.value
         results.append(("completion", try handoff.result?.get()))
         for (entry, result) in results {
             let received = try #require(result as? Params, "\(entry)")

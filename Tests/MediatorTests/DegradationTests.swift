@@ -240,7 +240,7 @@ struct DegradationTests {
     func completion() async throws {
         let world = try degradedWorld()
         let result = await withCheckedContinuation { continuation in
-            world.mediator.perform(target: "Shop", action: "buy") { continuation.resume(returning: $0) }
+            world.mediator.perform(target: "Shop", action: "buy", as: (any Sendable)?.self) { continuation.resume(returning: $0) }
         }
         #expect((try result.get() as? [String: any Sendable])?["target"] as? String == "Shop")
     }

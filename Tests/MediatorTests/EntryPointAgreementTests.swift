@@ -444,7 +444,7 @@ private let doors: [Door] = [
     Door("perform(completion:)", .local, waits: true) { w, s in
         let heard = ReadWriteLock<Seen>(.notCalled)
         let done = Latch()
-        let task = w.mediator.perform(target: s.target, action: s.action, params: s.params) { result in
+        let task = w.mediator.perform(target: s.target, action: s.action, params: s.params, as: (any Sendable)?.self) { result in
             heard.withLock { $0 = Seen(result: result) }
             done.open()
         }

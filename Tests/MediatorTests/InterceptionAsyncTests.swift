@@ -49,7 +49,7 @@ struct InterceptionAsyncTests {
     func completionForm() async throws {
         let (world, log) = try asyncWorld()
         let result = await withCheckedContinuation { continuation in
-            world.mediator.perform(target: "Async", action: "run", params: ["n": 1]) { continuation.resume(returning: $0) }
+            world.mediator.perform(target: "Async", action: "run", params: ["n": 1], as: (any Sendable)?.self) { continuation.resume(returning: $0) }
         }
         #expect(try result.get() as? Int == 2)
         #expect(log.events == ["P intercept Async/run", "action ran", "P finish Async/run", "W observe Async/run"])

@@ -67,7 +67,7 @@ struct EntryPoint: Sendable, CustomStringConvertible {
         },
         EntryPoint("completion") { mediator, title in
             await withCheckedContinuation { continuation in
-                mediator.perform(target: "Notes", action: "echo", params: ["title": title]) { continuation.resume(returning: $0) }
+                mediator.perform(target: "Notes", action: "echo", params: ["title": title], as: (any Sendable)?.self) { continuation.resume(returning: $0) }
             }
         },
         EntryPoint.sync("open(url)", remote: true) { mediator, title in .success(mediator.open("app://Notes/echo?title=\(title)")) },

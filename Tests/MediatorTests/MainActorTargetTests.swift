@@ -234,7 +234,7 @@ struct MainActorTargetTests {
             await onPlainThread { () -> [ScreenVisit?] in
                 let results = ReadWriteLock<[ScreenVisit?]>([])
                 let done = DispatchSemaphore(value: 0)
-                mediator.perform(target: "TestScreen", action: "tap", shouldCacheTarget: true) { result in
+                mediator.perform(target: "TestScreen", action: "tap", shouldCacheTarget: true, as: (any Sendable)?.self) { result in
                     results.withLock { $0.append(try? result.get() as? ScreenVisit) }
                     done.signal()
                 }

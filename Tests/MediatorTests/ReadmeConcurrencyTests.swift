@@ -72,10 +72,8 @@ struct ReadmeConcurrencyTests {
         }
         let done = Latch()
         let titles = ReadWriteLock<[String]>([])
-        let call = mediator.perform(target: "Feed", action: "load", params: ["page": 1]) { result in
-            if case .success(let page) = result, let title = (page as? [String: any Sendable])?["title"] as? String {
-                titles.withLock { $0.append(title) }
-            }
+        let call = mediator.perform(target: "Feed", action: "load", params: ["page": 1], as: ReadmeConcurrency.FeedPage.self) { result in
+            if case .success(let page) = result { titles.withLock { $0.append(page.title) } }
             done.open()
         }
         await done.wait()

@@ -17,7 +17,7 @@ final class CompletionChain: Sendable {
     }
 
     func next() {
-        mediator.perform(target: "Echo", action: "say") { result in
+        mediator.perform(target: "Echo", action: "say", as: (any Sendable)?.self) { result in
             let level = self.levels.increment()
             if case .failure(let error) = result, error.code == .callDepthExceeded {
                 self.refusals.increment()
@@ -56,7 +56,7 @@ struct ReviewCompletionDepthTests {
             actions: [
                 Action("a") { mediator, _ in try mediator.callNow(target: "Depth", action: "b") },  // depth 1
                 Action("b") { (mediator: Mediator, _: Params) throws -> (any Sendable)? in  // depth 2: starts a completion call
-                    mediator.perform(target: "Depth", action: "leaf") { _ in
+                    mediator.perform(target: "Depth", action: "leaf", as: (any Sendable)?.self) { _ in
                         // Counted from depth 2: "deep" runs at 3 and its call to "leaf" (4) is refused.
                         do {
                             _ = try mediator.callNow(target: "Depth", action: "deep")

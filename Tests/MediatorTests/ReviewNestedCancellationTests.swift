@@ -48,7 +48,7 @@ struct ReviewNestedCancellationTests {
         let mediator = try nestedMediator(started: started)
         let completed = Latch()
         let codes = ReadWriteLock<[MediatorError.Code]>([])
-        let task = mediator.perform(target: "Outer", action: "load") { result in
+        let task = mediator.perform(target: "Outer", action: "load", as: (any Sendable)?.self) { result in
             if case .failure(let error) = result { codes.withLock { $0.append(error.code) } }
             completed.open()
         }

@@ -47,12 +47,14 @@ extension Mediator {
 
     /// For callers that are not async and want a callback: runs the action (sync or async) in a
     /// new task and calls `completion` exactly once with the outcome: on success, on failure, on
-    /// cancellation, and when a fallback throws.
+    /// cancellation, and when a fallback throws. The result comes as a `T`, converted as
+    /// ``call(target:action:params:shouldCacheTarget:as:)`` converts it; pass
+    /// `as: (any Sendable)?.self` to take it as the action returned it.
     ///
     /// ```swift
-    /// mediator.perform(target: "Feed", action: "load", params: ["page": 1]) { result in
+    /// mediator.perform(target: "Notes", action: "get", params: ["id": 1], as: Note.self) { result in
     ///     switch result {
-    ///     case .success(let page): show(page)
+    ///     case .success(let note): titleLabel.text = note.title
     ///     case .failure(let error): print(error)
     ///     }
     /// }
@@ -80,38 +82,6 @@ extension Mediator {
     /// same way: a chain of more than ``maximumCallDepth`` of them meets the limit too. Cancel the
     /// returned task to cancel the call: the completion then gets what the action made of it (a
     /// ``MediatorError/Code/cancelled`` error if it stopped with `CancellationError`).
-    ///
-    /// - Parameters:
-    ///   - target: the target's short or full name.
-    ///   - action: the action's short or full name.
-    ///   - params: the call's params.
-    ///   - shouldCacheTarget: keep the target instance for later calls.
-    ///   - isolation: the actor the call is started on, where the completion runs; leave it out
-    ///     (the caller's, `#isolation`).
-    ///   - completion: gets the result, or the ``MediatorError`` the call failed with.
-    /// - Returns: the task running the call; cancel it to cancel the call.
-    @discardableResult
-    public func perform(
-        target: String,
-        action: String,
-        params: Params = [:],
-        shouldCacheTarget: Bool = false,
-        isolation: isolated (any Actor)? = #isolation,
-        completion: @escaping (Result<(any Sendable)?, MediatorError>) -> Void
-    ) -> Task<Void, Never> {
-        perform(
-            target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, as: (any Sendable)?.self, isolation: isolation,
-            completion: completion)
-    }
-
-    /// The same, with the result as a `T`, converted as ``call(target:action:params:shouldCacheTarget:as:)``
-    /// converts it: the completion form of a typed wrapper.
-    ///
-    /// ```swift
-    /// mediator.perform(target: "Notes", action: "get", params: ["id": 1], as: Note.self) { result in
-    ///     if case .success(let note) = result { titleLabel.text = note.title }
-    /// }
-    /// ```
     ///
     /// - Parameters:
     ///   - target: the target's short or full name.

@@ -54,7 +54,7 @@ extension Mediator {
         MediatorError(
             .asyncAction, target: Names.shown(suspension.target, as: .target), action: Names.shown(suspension.action, as: .action),
             reason:
-                "not run: \(suspension.reason.text); call it with await from an async function, or with the completion form (perform(target:action:params:completion:))"
+                "not run: \(suspension.reason.text); call it with await from an async function, or with the completion form (perform(target:action:params:as:completion:))"
         )
     }
 
