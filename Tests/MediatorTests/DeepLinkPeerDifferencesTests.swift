@@ -30,7 +30,7 @@ struct DeepLinkPeerDifferencesTests {
         #expect(!mediator.canOpen("myapp://user#/view/5"))
     }
 
-    @Test("A scheme's own routes fall back to the routes for every scheme (JLRoutes: only when asked)")
+    @Test("A scheme's own routes fall back to the routes for every scheme unless it is isolated (JLRoutes: only when asked)")
     func schemeFallsBack() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/only/:x", to: "Echo", action: "echo")
@@ -39,6 +39,9 @@ struct DeepLinkPeerDifferencesTests {
         #expect(mediator.open("special://y") as? String == "pong")
         #expect(mediator.open("first://only/1") as? String == "pong")
         #expect(echoed(mediator, "special://only/1")?["x"] as? String == "1")
+        mediator.urlPolicy.isolatedSchemes = ["special"]
+        #expect(!mediator.canOpen("special://only/1"))
+        #expect(mediator.open("special://y") as? String == "pong")
     }
 
     @Test("The fragment is not matched: a route cannot name one (JLRoutes routes /user#/view/:id)")

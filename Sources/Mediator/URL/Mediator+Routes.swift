@@ -22,7 +22,8 @@ extension Mediator {
     ///   - target: the target's short or full name.
     ///   - action: the action's short or full name.
     ///   - scheme: the one scheme the route is for (compared ignoring case), or `nil` (the
-    ///     default) for every scheme. A scheme's own routes are tried before those for every scheme.
+    ///     default) for every scheme. A scheme's own routes are tried before those for every
+    ///     scheme (only its own when ``URLPolicy/isolatedSchemes`` lists it).
     ///   - priority: decides between routes that match the same URL: the higher wins, before any
     ///     precedence between segment kinds (default 0).
     ///   - replacing: replace a route of the same scheme that matches exactly the same URLs,
@@ -293,12 +294,13 @@ extension Mediator {
     /// lookup is measured (`routeTrieMatch10` and `routeTrieMatch10000` in `mediator-bench`).
     ///
     /// - Parameters:
-    ///   - scheme: the scheme, lowercased.
+    ///   - scheme: the scheme, lowercased (matched as a scheme that is not isolated, whatever
+    ///     ``URLPolicy/isolatedSchemes`` says).
     ///   - segments: the path's segments, percent-decoded (for a custom scheme, the host first).
     /// - Returns: the destination's canonical names and the placeholders' captures (name and
     ///   segment, in the pattern's order), or `nil`.
     package func matchRoute(scheme: String, segments: [String]) -> (target: String, action: String, captures: [(name: String, value: String)])? {
-        guard let match = routeSnapshot()?.match(scheme: scheme, segments) else { return nil }
+        guard let match = routeSnapshot()?.match(scheme: scheme, segments, isolated: []) else { return nil }
         return (match.payload.target, match.payload.action, match.captures)
     }
 }

@@ -64,10 +64,14 @@ extension Mediator {
                 return lowered
             }
             if capturing {
-                if let match = snapshot.match(scheme: link.scheme, segments) ?? lowered().flatMap({ snapshot.match(scheme: link.scheme, $0) }) {
+                if let match = snapshot.match(scheme: link.scheme, segments, isolated: policy.isolatedSchemes)
+                    ?? lowered().flatMap({ snapshot.match(scheme: link.scheme, $0, isolated: policy.isolatedSchemes) })
+                {
                     return routedCall(url, match, link: link, extra: extra, policy: policy)
                 }
-            } else if let found = snapshot.destination(scheme: link.scheme, segments) ?? lowered().flatMap({ snapshot.destination(scheme: link.scheme, $0) }) {
+            } else if let found = snapshot.destination(scheme: link.scheme, segments, isolated: policy.isolatedSchemes)
+                ?? lowered().flatMap({ snapshot.destination(scheme: link.scheme, $0, isolated: policy.isolatedSchemes) })
+            {
                 let match = RouteMatch(payload: found.payload, pattern: found.pattern, priority: 0, captures: [], rest: nil)
                 return routedCall(url, match, link: link, extra: nil, policy: policy, capturing: false)
             }

@@ -16,6 +16,15 @@ public struct URLPolicy: Sendable, Equatable {
     public var allowedTargets: Set<String>? {
         didSet { allowedTargets = allowedTargets.map(Self.canonicalTargets) }
     }
+    /// The schemes whose links are matched against the scheme's own routes alone, as JLRoutes
+    /// matches every scheme's unless its `shouldFallbackToGlobalRoutes` is set (compared
+    /// case-insensitively). Empty by default: a link that none of its scheme's own routes matches
+    /// goes on to the routes registered for every scheme (without a `scheme`), so that one module's
+    /// route for a scheme does not cut the scheme off from every other module's routes. A scheme
+    /// with no routes of its own is always matched against the routes for every scheme.
+    public var isolatedSchemes: Set<String> = [] {
+        didSet { isolatedSchemes = Set(isolatedSchemes.map { $0.lowercased() }) }
+    }
     /// The longest URL accepted, in UTF-8 bytes. Longer URLs are refused before any parsing.
     public var maximumLength: Int
     /// The most query items accepted. Parsing stops at the first item past the limit.
@@ -73,6 +82,8 @@ public struct URLPolicy: Sendable, Equatable {
     ///     (``matchesHostIgnoringCase``).
     ///   - allowsEmptyAuthority: whether `scheme:///Target/action` is accepted
     ///     (``allowsEmptyAuthority``).
+    ///   - isolatedSchemes: the schemes whose links are matched against their own routes alone
+    ///     (``isolatedSchemes``).
     public init(
         allowedSchemes: Set<String>? = nil,
         allowedTargets: Set<String>? = nil,
@@ -81,8 +92,10 @@ public struct URLPolicy: Sendable, Equatable {
         decodesPlusAsSpace: Bool = false,
         decodesPlusAsSpaceInPaths: Bool = false,
         matchesHostIgnoringCase: Bool = false,
-        allowsEmptyAuthority: Bool = false
+        allowsEmptyAuthority: Bool = false,
+        isolatedSchemes: Set<String> = []
     ) {
+        self.isolatedSchemes = Set(isolatedSchemes.map { $0.lowercased() })
         self.decodesPlusAsSpace = decodesPlusAsSpace
         self.decodesPlusAsSpaceInPaths = decodesPlusAsSpaceInPaths
         self.matchesHostIgnoringCase = matchesHostIgnoringCase

@@ -218,15 +218,25 @@ final class RouteSnapshot: Sendable {
     }
 
     /// The route `segments` match for `scheme` (lowercased): the scheme's own routes first, then
-    /// the routes for every scheme.
-    func match<Text: RouteSegmentText>(scheme: String, _ segments: [Text]) -> RouteMatch<RouteDestination>? {
-        if hasSchemeRoutes, let own = tries[scheme], let match = own.match(segments) { return match }
+    /// the routes for every scheme, unless the scheme has routes of its own and is one of
+    /// `isolated` (lowercased).
+    func match<Text: RouteSegmentText>(scheme: String, _ segments: [Text], isolated: Set<String>) -> RouteMatch<RouteDestination>? {
+        if hasSchemeRoutes, let own = tries[scheme] {
+            if let match = own.match(segments) { return match }
+            guard !isolated.contains(scheme) else { return nil }
+        }
         return anyScheme?.match(segments)
     }
 
-    /// The destination and pattern of the route ``match(scheme:_:)`` would return, capturing nothing.
-    func destination<Text: RouteSegmentText>(scheme: String, _ segments: [Text]) -> (payload: RouteDestination, pattern: String)? {
-        if hasSchemeRoutes, let own = tries[scheme], let found = own.destination(segments) { return found }
+    /// The destination and pattern of the route ``match(scheme:_:isolated:)`` would return,
+    /// capturing nothing.
+    func destination<Text: RouteSegmentText>(
+        scheme: String, _ segments: [Text], isolated: Set<String>
+    ) -> (payload: RouteDestination, pattern: String)? {
+        if hasSchemeRoutes, let own = tries[scheme] {
+            if let found = own.destination(segments) { return found }
+            guard !isolated.contains(scheme) else { return nil }
+        }
         return anyScheme?.destination(segments)
     }
 

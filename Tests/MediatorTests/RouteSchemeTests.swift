@@ -1,0 +1,78 @@
+import Mediator
+import Testing
+
+// Which routes a link's scheme is matched against: JLRoutes' namespaces, isolated from the global
+// routes (its testNamespaces and testFallbackToGlobal cases, with this package's calls), here
+// for the schemes a policy names.
+
+/// The params a URL reached `Echo/echo` with, or `nil` when it reached something else.
+private func echoed(_ mediator: Mediator, _ url: String) -> [String: any Sendable]? {
+    mediator.open(url) as? [String: any Sendable]
+}
+
+/// JLRoutes' fixture: a route for every scheme, and `/test` for two schemes of their own, the
+/// first isolated (JLRoutes' default), the second not (its `shouldFallbackToGlobalRoutes`).
+private func namespaces() throws -> Mediator {
+    let mediator = try urlTestMediator()
+    mediator.urlPolicy.isolatedSchemes = ["NamespaceTest1"]
+    try mediator.route("/user/view/:userID", to: "Echo", action: "echo")
+    try mediator.route("/test", to: "Other", action: "ping", scheme: "namespaceTest1")
+    try mediator.route("/test", to: "Other", action: "ping", scheme: "namespaceTest2")
+    return mediator
+}
+
+@Suite("Deep links: each scheme's routes and the routes for every scheme")
+struct RouteSchemeTests {
+    @Test("An isolated scheme with routes of its own is matched against them alone")
+    func isolated() throws {
+        let mediator = try namespaces()
+        #expect(mediator.open("namespaceTest1://test") as? String == "pong")
+        // The route for every scheme is not namespaceTest1's: no route matches, and the path is
+        // too long for scheme://Target/action.
+        #expect(mediator.open("namespaceTest1://user/view/joeldev") == nil)
+        #expect(!mediator.canOpen("namespaceTest1://user/view/joeldev"))
+        let error = #expect(throws: MediatorError.self) { try mediator.validate(url: "namespaceTest1://user/view/joeldev") }
+        #expect(error?.code == .routeNotFound)
+    }
+
+    @Test("A scheme not isolated goes on to the routes for every scheme when its own do not match; one without routes uses those")
+    func notIsolated() throws {
+        let mediator = try namespaces()
+        #expect(mediator.open("namespaceTest2://test") as? String == "pong")
+        let reached = echoed(mediator, "namespaceTest2://user/view/joeldev")
+        #expect(reached?["userID"] as? String == "joeldev")
+        #expect(reached?[URLRoute.patternKey] as? String == "/user/view/:userID")
+        #expect(reached?[URLRoute.schemeKey] as? String == "namespacetest2")
+        #expect(mediator.canOpen("namespaceTest2://user/view/joeldev"))
+        #expect(throws: Never.self) { try mediator.validate(url: "namespaceTest2://user/view/joeldev") }
+        // `tests` has no routes of its own.
+        #expect(echoed(mediator, "tests://user/view/joeldev")?["userID"] as? String == "joeldev")
+    }
+
+    @Test("An isolated scheme with no routes of its own is matched against the routes for every scheme")
+    func isolatedWithoutRoutes() throws {
+        let mediator = try namespaces()
+        mediator.urlPolicy.isolatedSchemes.insert("tests")
+        #expect(echoed(mediator, "tests://user/view/joeldev")?["userID"] as? String == "joeldev")
+    }
+
+    @Test("A scheme's own route wins over the route for every scheme of the same pattern, isolated or not")
+    func ownFirst() throws {
+        for isolated: Set<String> in [[], ["first"]] {
+            let mediator = try urlTestMediator()
+            mediator.urlPolicy = URLPolicy(isolatedSchemes: isolated)
+            try mediator.route("/only/:x", to: "Echo", action: "echo")
+            try mediator.route("/only/:x", to: "Other", action: "ping", scheme: "first")
+            #expect(mediator.open("first://only/1") as? String == "pong")
+            #expect(echoed(mediator, "second://only/1")?["x"] as? String == "1")
+        }
+    }
+
+    @Test("The policy keeps the schemes lowercased, whichever way they were given")
+    func lowercased() {
+        var policy = URLPolicy(isolatedSchemes: ["MyApp", "other"])
+        #expect(policy.isolatedSchemes == ["myapp", "other"])
+        policy.isolatedSchemes.insert("THIRD")
+        #expect(policy.isolatedSchemes == ["myapp", "other", "third"])
+    }
+}
