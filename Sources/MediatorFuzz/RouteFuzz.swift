@@ -104,7 +104,9 @@ enum RouteFuzz {
             check(url: String(decoding: input, as: UTF8.self), on: mediator, answersUnmatched: bit5, fixtureOnly: true)
         case 2:
             let (pattern, url) = split(input)
-            fuzzPattern(pattern, url: url, options: options, replacing: bit5, forMyApp: selector & 0x40 != 0, high: selector & 0x80 != 0)
+            fuzzPattern(
+                pattern, url: url, options: options, scheme: selector & 0x40 != 0 ? "myapp" : nil, priority: selector & 0x80 != 0 ? 100 : -1,
+                replacing: bit5)
         default:
             let (json, url) = split(input)
             fuzzTable(json, url: url, options: options, replacing: bit5)
@@ -162,10 +164,8 @@ enum RouteFuzz {
     /// A refused pattern fails with a route error on one line; an accepted one is listed once, is
     /// refused a second time as `duplicateRoute`, is reached by a URL built from it when it has
     /// the highest priority, and can be removed exactly once.
-    static func fuzzPattern(_ pattern: String, url: String, options: UInt8, replacing: Bool, forMyApp: Bool, high: Bool) {
+    static func fuzzPattern(_ pattern: String, url: String, options: UInt8, scheme: String?, priority: Int, replacing: Bool) {
         let mediator = makeFixture(options: options, answersUnmatched: false)
-        let scheme: String? = forMyApp ? "myapp" : nil
-        let priority = high ? 100 : -1
         let before = mediator.routes.count
         do {
             try mediator.route(pattern, to: "Fuzzed", action: "hit", scheme: scheme, priority: priority, replacing: replacing)
@@ -192,7 +192,8 @@ enum RouteFuzz {
         } catch {
             if error.code != .duplicateRoute { fatalError("route \(pattern.debugDescription) added twice failed with \(error.code): \(error)") }
         }
-        if high {
+        // Above every fixture route: a URL built from it must reach it.
+        if priority >= 100 {
             for withGroups in [false, true] {
                 guard let (built, captures) = builtURL(matching: pattern, scheme: scheme ?? "fuzz", withGroups: withGroups) else { continue }
                 checkBuilt(built, captures: captures, pattern: pattern, on: mediator)
