@@ -72,7 +72,7 @@ struct DeepLinkPeerDifferencesTests {
         #expect(mediator.open("myapp://a+b") as? String == "pong")
     }
 
-    @Test("A custom scheme's host is the first segment even with a dot or as localhost (JLRoutes drops it)")
+    @Test("A custom scheme's host is the first segment even with a dot or as localhost, unless the policy reads those as servers (JLRoutes drops them)")
     func dottedHostKept() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/user/:id", to: "Echo", action: "echo")
@@ -81,6 +81,8 @@ struct DeepLinkPeerDifferencesTests {
         #expect(!mediator.canOpen("myapp://localhost/user/1"))
         try mediator.route("/example.com/user/:id", to: "Other", action: "ping")
         #expect(mediator.open("myapp://example.com/user/1") as? String == "pong")
+        mediator.urlPolicy.readsDottedHostsAsServers = true
+        #expect(echoed(mediator, "myapp://example.com/user/1")?["id"] as? String == "1")
     }
 
     @Test("An https host is the server, never matched: https://example.com/notes/7 is /notes/7")

@@ -76,3 +76,51 @@ struct RouteSchemeTests {
         #expect(policy.isolatedSchemes == ["myapp", "other", "third"])
     }
 }
+
+@Suite("Deep links: a custom-scheme host read as a server")
+struct RouteServerHostTests {
+    /// JLRoutes' fixture for its host-handling cases.
+    private func signIn() throws -> Mediator {
+        let mediator = try urlTestMediator()
+        mediator.urlPolicy.readsDottedHostsAsServers = true
+        try mediator.route("/sign_in", to: "Other", action: "ping")
+        try mediator.route("/path/:pathid", to: "Echo", action: "echo")
+        return mediator
+    }
+
+    @Test("With readsDottedHostsAsServers, a host with a dot or localhost (any case) is a server: routes match the path alone")
+    func dottedHostsAreServers() throws {
+        let mediator = try signIn()
+        #expect(mediator.open("myapp://www.mydomain.com/sign_in") as? String == "pong")
+        #expect(echoed(mediator, "myapp://www.mydomain.com/path/3")?["pathid"] as? String == "3")
+        #expect(echoed(mediator, "myapp://www.mydomain.com/path/3/")?["pathid"] as? String == "3")
+        #expect(echoed(mediator, "myapp://localhost/path/4")?["pathid"] as? String == "4")
+        #expect(echoed(mediator, "myapp://LocalHost/path/5")?["pathid"] as? String == "5")
+        #expect(mediator.canOpen("myapp://example.com/sign_in"))
+        #expect(throws: Never.self) { try mediator.validate(url: "myapp://example.com/path/6") }
+        // A host that is neither stays the first segment.
+        #expect(echoed(mediator, "myapp://path/7")?["pathid"] as? String == "7")
+        #expect(!mediator.canOpen("myapp://intranet/sign_in"))
+        #expect(!mediator.canOpen("myapp://localhostx/sign_in"))
+    }
+
+    @Test("Without it (the default), the host is the first segment whatever it holds")
+    func hostIsSegmentByDefault() throws {
+        let mediator = try signIn()
+        mediator.urlPolicy.readsDottedHostsAsServers = false
+        #expect(!mediator.canOpen("myapp://www.mydomain.com/sign_in"))
+        #expect(!mediator.canOpen("myapp://localhost/path/4"))
+        #expect(mediator.open("myapp://sign_in") as? String == "pong")
+    }
+
+    @Test("A host read as a server is not lowercased and matched again by matchesHostIgnoringCase")
+    func serverHostNotLowered() throws {
+        let mediator = try signIn()
+        mediator.urlPolicy.matchesHostIgnoringCase = true
+        try mediator.route("/www.example.com/x", to: "Other", action: "ping")
+        // The host is a server: the path /x alone is matched, and no route takes it.
+        #expect(!mediator.canOpen("myapp://WWW.Example.com/x"))
+        mediator.urlPolicy.readsDottedHostsAsServers = false
+        #expect(mediator.canOpen("myapp://WWW.Example.com/x"))
+    }
+}

@@ -12,6 +12,9 @@ struct LinkURL {
     let segments: [String]?
     /// Byte offsets of the query in the URL's UTF-8; empty when absent.
     let query: Range<Int>
+    /// Whether the host is the first of ``segments`` (a custom scheme's host, unless it names a
+    /// server as ``URLPolicy/readsDottedHostsAsServers`` reads it).
+    let hostIsSegment: Bool
     /// Whether the scheme is `http` or `https`, whose host is a server, not part of the route.
     var isWeb: Bool { scheme == "http" || scheme == "https" }
 
@@ -63,9 +66,9 @@ extension URLParser {
         if pathStop > pathStart, bytes[pathStop - 1] == UInt8(ascii: "/") { pathStop -= 1 }
         let path = bytes[pathStart..<pathStop]
         let pathCount = path.isEmpty ? (pathEnd - hostEnd > 1 ? 1 : 0) : path.count(where: { $0 == UInt8(ascii: "/") }) + 1
-        let hostCount = isWeb || hostEnd == hostStart ? 0 : 1
+        let hostCount = isWeb || hostEnd == hostStart || (policy.readsDottedHostsAsServers && namesServer(host)) ? 0 : 1
         guard hostCount + pathCount <= RouteTrie<RouteDestination>.maximumSegments else {
-            return .success(LinkURL(scheme: scheme, host: host, segments: nil, query: query))
+            return .success(LinkURL(scheme: scheme, host: host, segments: nil, query: query, hostIsSegment: hostCount == 1))
         }
         var segments: [String] = []
         segments.reserveCapacity(hostCount + pathCount)
@@ -81,6 +84,12 @@ extension URLParser {
             }
             start = stop + 1
         }
-        return .success(LinkURL(scheme: scheme, host: host, segments: segments, query: query))
+        return .success(LinkURL(scheme: scheme, host: host, segments: segments, query: query, hostIsSegment: hostCount == 1))
+    }
+
+    /// Whether a custom-scheme host names a server as JLRoutes tells one: it contains a `.`, or it
+    /// is `localhost` (ignoring ASCII case).
+    private static func namesServer(_ host: String) -> Bool {
+        host.utf8.contains(UInt8(ascii: ".")) || Mediator.asciiLowercased(host).utf8.elementsEqual("localhost".utf8)
     }
 }

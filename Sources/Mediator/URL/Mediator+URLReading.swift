@@ -56,7 +56,7 @@ extension Mediator {
             // A host a mail client or proxy capitalised differently is matched once more in lowercase.
             let lowered = { () -> [String]? in
                 // Only a host: with an empty authority the first segment is a path segment.
-                guard policy.matchesHostIgnoringCase, !link.isWeb, !link.host.isEmpty, let host = segments.first,
+                guard policy.matchesHostIgnoringCase, link.hostIsSegment, let host = segments.first,
                     host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
                 else { return nil }
                 var lowered = segments

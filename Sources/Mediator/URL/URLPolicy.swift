@@ -50,6 +50,14 @@ public struct URLPolicy: Sendable, Equatable {
     /// default: names are otherwise compared byte for byte everywhere, and the allow-list and
     /// redirects see the registered name, not the URL's spelling.
     public var matchesHostIgnoringCase = false
+    /// Whether a custom-scheme link whose host contains a `.` or is `localhost` (ignoring ASCII
+    /// case) is read for routes as JLRoutes reads it: the host names a server, and routes match the
+    /// path alone (`myapp://www.example.com/sign_in` is `/sign_in`, `myapp://localhost/path/3` is
+    /// `/path/3`). Any other custom-scheme host stays the first segment (`myapp://user/7` is
+    /// `/user/7`); `http` and `https` hosts are never matched. Off by default: the host is always
+    /// the first segment, whatever it holds. It changes what routes see, not how a
+    /// `scheme://Target/action` URL is read.
+    public var readsDottedHostsAsServers = false
     /// Whether a URL may have an empty authority, `myapp:///Target/action`, read as
     /// `myapp://Target/action` (and, for routes, as the path `/Target/action`). Off by default:
     /// `scheme:///` is what a link builder writes when the host it meant to insert was empty,
