@@ -511,6 +511,65 @@ struct InterceptionRequestTests {
         }
     }
 
+    @Test(
+        "An interceptor that puts a kept request in place and then rejects the call: the error and the record name the call itself, at the first stop and at a later one"
+    )
+    func replacedThenRejected() throws {
+        let world = try InterceptionWorld()
+        let log = InterceptionLog()
+        let kept = ReadWriteLock<CallRequest?>(nil)
+        world.mediator.addInterceptor(
+            Probe("Keeper", log) { request in
+                guard let earlier = kept.withReadLock({ $0 }) else {
+                    kept.withLock { $0 = request }
+                    return .proceed
+                }
+                request = earlier
+                throw FixtureError(message: "no")
+            })
+        world.mediator.addObserver(Watcher("W", log))
+        _ = world.mediator.open("app://Archive/echo?kept=1")
+        var table = RedirectTable()
+        try table.redirect("Legacy/show", to: "Notes/echo")
+        world.mediator.setRedirects(table)
+        for (target, route) in [("Notes", [String]()), ("Legacy", ["Legacy/show"])] {
+            let action = target == "Notes" ? "echo" : "show"
+            let error = #expect(throws: MediatorError.self) { try world.mediator.callNow(target: target, action: action) }
+            #expect(error?.code == .rejected)
+            #expect(error?.target == "Notes")
+            #expect(error?.action == "echo")
+            #expect(error?.redirectedFrom == route)
+            let record = try #require(log.records.last)
+            #expect(record.request.origin == .inProcess)
+            #expect(record.request.askedTarget == target)
+            #expect(record.request.askedAction == action)
+            #expect(record.name == "Notes/echo")
+            #expect(record.redirectedFrom == route)
+        }
+    }
+
+    @Test("A kept request whose names are the same text in other bytes is put back too: later interceptors see the call's own bytes")
+    func replacedRequestSameTextOtherBytes() throws {
+        let world = try InterceptionWorld()
+        let log = InterceptionLog()
+        // Canonically equivalent, the same length in UTF-8, other bytes: `==` cannot tell them apart.
+        let first = "x\u{1E0B}\u{0323}"
+        let second = "x\u{1E0D}\u{0307}"
+        #expect(first == second && first.utf8.count == second.utf8.count && !first.utf8.elementsEqual(second.utf8))
+        let kept = ReadWriteLock<CallRequest?>(nil)
+        world.mediator.addInterceptor(
+            Probe("Keeper", log) { request in
+                if let earlier = kept.withReadLock({ $0 }) { request = earlier } else { kept.withLock { $0 = request } }
+                return .proceed
+            }, priority: 1)
+        world.mediator.addInterceptor(Probe("After", log))
+        _ = world.mediator.perform(target: "Notes", action: first)
+        _ = world.mediator.perform(target: "Notes", action: second)
+        let seen = try #require(log.requests.last)
+        #expect(Array(seen.action.utf8) == Array(second.utf8))
+        #expect(Array(seen.askedAction.utf8) == Array(second.utf8))
+    }
+
     @Test("An invalid name is shown as it was written, and the call fails as not found")
     func invalidName() throws {
         let world = try InterceptionWorld()

@@ -136,7 +136,7 @@ public struct CallRequest: Sendable {
 /// held in place): then they hold the same bytes. Two storages of the same bytes are not the same
 /// value here. A few instructions, where comparing the bytes walks them.
 @inline(__always)
-private func sameBits(_ lhs: String, _ rhs: String) -> Bool {
+func sameBits(_ lhs: String, _ rhs: String) -> Bool {
     // Read as two words where a string is two words (64-bit platforms), without a copy of it.
     guard MemoryLayout<String>.size == MemoryLayout<(UInt64, UInt64)>.size else { return lhs.utf8.elementsEqual(rhs.utf8) }
     let left = unsafeBitCast(lhs, to: (UInt64, UInt64).self)

@@ -33,6 +33,15 @@ extension Mediator {
         var route: [String] = []
         var degraded = false
 
+        /// Puts back what an interceptor may not change in the request at a later stop (as at the
+        /// first): only the params are the interceptor's to change.
+        mutating func keepOwn(target: String, action: String) {
+            request.target = target
+            request.action = action
+            request.fixed = fixed
+            request.redirectedFrom = route
+        }
+
         /// Whether the interceptor with this ID has seen the call (it is told of the end once).
         func hasRun(_ id: UInt64) -> Bool {
             ranChain.prefix(ranCount).contains { $0.id == id } || ranLater.contains { $0.id == id }
@@ -174,22 +183,11 @@ extension Mediator {
             do {
                 decision = try stop.chain[stop.ran - 1].interceptor.intercept(&stop.request)
             } catch {
+                // The rejection and the record name the call itself, whatever request was left.
+                keepOwn(&stop, asked: asked, origin: origin)
                 return .end(.failed(rejectedError(error, by: stop.chain[stop.ran - 1].interceptor, stop.request)))
             }
-            // An interceptor may not rename the call by changing the request (it cannot set the
-            // names, but it can put another request in its place): only by a redirect. Nor may it
-            // change the names as asked, where the call came from or how deep it is: those go back
-            // when they differ (compared rather than assigned each time, which cost more).
-            stop.request.keepFixed(askedTarget: asked.target, askedAction: asked.action, origin: origin, depth: stop.depth)
-            // The names are compared first (equal strings compare by their bits, cheaper than storing them
-            // again); the byte counts too, as `==` also equates other spellings (the call goes on
-            // with its own resolution either way: only what later interceptors are shown is kept).
-            if stop.request.target != shownTarget || stop.request.action != shownAction
-                || stop.request.target.utf8.count != shownTarget.utf8.count || stop.request.action.utf8.count != shownAction.utf8.count
-            {
-                stop.request.target = shownTarget
-                stop.request.action = shownAction
-            }
+            keepOwn(&stop, asked: asked, origin: origin)
             // Consumed, not copied: a decision is an enum with payloads, copied through its
             // value witnesses.
             switch consume decision {
@@ -202,6 +200,20 @@ extension Mediator {
             }
         }
         return nil
+    }
+
+    /// Puts back what an interceptor may not change in the first stop's request. It may not rename
+    /// the call (it cannot set the names, but it can put another request in its place): only by a
+    /// redirect. Nor may it change the names as asked, where the call came from or how deep it is.
+    /// Each goes back unless it is, bit for bit, the call's own (comparing costs less than storing
+    /// them again; a string of the same bytes in another storage is put back, which is harmless).
+    @inline(__always)
+    private func keepOwn(_ stop: inout FirstStop, asked: (target: String, action: String), origin: CallOrigin) {
+        stop.request.keepFixed(askedTarget: asked.target, askedAction: asked.action, origin: origin, depth: stop.depth)
+        if !sameBits(stop.request.target, stop.target) || !sameBits(stop.request.action, stop.action) {
+            stop.request.target = stop.target
+            stop.request.action = stop.action
+        }
     }
 
     /// How the first stop of an intercepted call ended: with an outcome, or moved on to another
@@ -301,13 +313,10 @@ extension Mediator {
             do {
                 decision = try chain[index].interceptor.intercept(&call.request)
             } catch {
+                call.keepOwn(target: target, action: action)
                 return .failed(rejectedError(error, by: chain[index].interceptor, call.request))
             }
-            // Only the params are the interceptor's to change (as at the first stop).
-            call.request.target = target
-            call.request.action = action
-            call.request.fixed = call.fixed
-            call.request.redirectedFrom = call.route
+            call.keepOwn(target: target, action: action)
             guard case .proceed = decision else { break }
         }
         switch decision {

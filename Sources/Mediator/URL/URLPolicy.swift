@@ -21,7 +21,9 @@ public struct URLPolicy: Sendable, Equatable {
     /// case-insensitively). Empty by default: a link that none of its scheme's own routes matches
     /// goes on to the routes registered for every scheme (without a `scheme`), so that one module's
     /// route for a scheme does not cut the scheme off from every other module's routes. A scheme
-    /// with no routes of its own is always matched against the routes for every scheme.
+    /// with no routes of its own is always matched against the routes for every scheme. Isolation
+    /// is about routes: a link no route matches is still read as `scheme://Target/action`
+    /// (``allowedTargets`` and ``allowedSchemes`` limit what that reaches).
     public var isolatedSchemes: Set<String> = [] {
         didSet { isolatedSchemes = Set(isolatedSchemes.map { $0.lowercased() }) }
     }
