@@ -159,9 +159,9 @@ extension Mediator {
 
     /// Every route, in the order a URL is matched against them: each scheme's own routes
     /// (schemes sorted), then the routes for every scheme (which a scheme in
-    /// ``URLPolicy/isolatedSchemes`` with routes of its own never reaches); within each, by priority (highest
-    /// first), then by precedence (literal, typed, untyped placeholder, wildcard, segment by
-    /// segment), then by registration order. Names are shown short.
+    /// ``URLPolicy/isolatedSchemes`` with routes of its own never reaches); within each, by
+    /// priority (highest first), then by precedence (literal, typed, untyped placeholder,
+    /// wildcard, segment by segment), then by registration order. Names are shown short.
     public var routes: [URLRoute] {
         routeSnapshot()?.listing ?? []
     }

@@ -9,7 +9,7 @@
 public struct URLPolicy: Sendable, Equatable {
     /// The schemes accepted (compared case-insensitively); `nil` accepts any scheme.
     public var allowedSchemes: Set<String>? {
-        didSet { allowedSchemes = allowedSchemes.map { Set($0.map { $0.lowercased() }) } }
+        didSet { allowedSchemes = allowedSchemes.map(Self.lowercased) }
     }
     /// The targets URL calls may reach (short or full names); `nil` allows every target. Names are
     /// kept in their canonical form; one that has none (not ASCII, a doubled prefix) is dropped.
@@ -25,7 +25,7 @@ public struct URLPolicy: Sendable, Equatable {
     /// is about routes: a link no route matches is still read as `scheme://Target/action`
     /// (``allowedTargets`` and ``allowedSchemes`` limit what that reaches).
     public var isolatedSchemes: Set<String> = [] {
-        didSet { isolatedSchemes = Set(isolatedSchemes.map { $0.lowercased() }) }
+        didSet { isolatedSchemes = Self.lowercased(isolatedSchemes) }
     }
     /// The longest URL accepted, in UTF-8 bytes. Longer URLs are refused before any parsing.
     public var maximumLength: Int
@@ -40,8 +40,9 @@ public struct URLPolicy: Sendable, Equatable {
     /// Whether `+` in a routed link's path means a space, as JLRoutes decodes it
     /// (`myapp://tag/a+b` gives `/tag/:t` the value `"a b"` and matches the literal `/tag/a b`;
     /// `%2B` is always `+`). It applies to the segments routes match (for a custom scheme the host
-    /// too, their first segment), not to the names of a `scheme://Target/action` URL. Off by default: in a path a `+` is a `+` (RFC 3986), and
-    /// paths carry `+` in names such as `c++` and in signed or encoded values.
+    /// too, their first segment), not to the names of a `scheme://Target/action` URL. Off by
+    /// default: in a path a `+` is a `+` (RFC 3986), and paths carry `+` in names such as `c++`
+    /// and in signed or encoded values.
     public var decodesPlusAsSpaceInPaths = false
     /// Whether the target named in the host of a `scheme://Target/action` URL is found ignoring
     /// ASCII case (`myapp://notes/get` reaches `Notes`): RFC 3986 hosts are case-insensitive,
@@ -70,6 +71,11 @@ public struct URLPolicy: Sendable, Equatable {
     public static let defaultMaximumLength = 65_536
     /// The default maximum number of query items: 1,024.
     public static let defaultMaximumQueryItems = 1_024
+
+    /// Schemes in the form links give them (lowercased), for the scheme sets.
+    private static func lowercased(_ schemes: Set<String>) -> Set<String> {
+        Set(schemes.map { $0.lowercased() })
+    }
 
     /// The allow-list in the form names are compared in. A name with no canonical form is
     /// dropped: it can name no target, and kept in a `Set` it would match (by `String`'s canonical
@@ -105,12 +111,12 @@ public struct URLPolicy: Sendable, Equatable {
         allowsEmptyAuthority: Bool = false,
         isolatedSchemes: Set<String> = []
     ) {
-        self.isolatedSchemes = Set(isolatedSchemes.map { $0.lowercased() })
+        self.isolatedSchemes = Self.lowercased(isolatedSchemes)
         self.decodesPlusAsSpace = decodesPlusAsSpace
         self.decodesPlusAsSpaceInPaths = decodesPlusAsSpaceInPaths
         self.matchesHostIgnoringCase = matchesHostIgnoringCase
         self.allowsEmptyAuthority = allowsEmptyAuthority
-        self.allowedSchemes = allowedSchemes.map { Set($0.map { $0.lowercased() }) }
+        self.allowedSchemes = allowedSchemes.map(Self.lowercased)
         self.allowedTargets = allowedTargets.map(Self.canonicalTargets)
         self.maximumLength = maximumLength
         self.maximumQueryItems = maximumQueryItems

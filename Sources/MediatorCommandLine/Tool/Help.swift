@@ -139,9 +139,10 @@ struct Help {
 
             Lists the deep-link routes (the program's, and those of --routes FILE) in the order a URL
             is matched against them: each scheme's own routes (schemes sorted), then the routes for
-            every scheme (unless the program isolates the scheme); within those, the higher priority first, then literal segments before
-            typed placeholders (<int> before <float>, which both take an integer) before untyped
-            ones before "*", segment by segment, then the order they were added. One route per line:
+            every scheme (unless the program isolates the scheme); within those, the higher
+            priority first, then literal segments before typed placeholders (<int> before <float>,
+            which both take an integer) before untyped ones before "*", segment by segment, then
+            the order they were added. One route per line:
               [scheme] pattern -> Target/action (priority n)
             the scheme and the priority only when set (a pattern over 200 characters is cut). No
             routes: the line "(no routes registered)".
