@@ -256,7 +256,8 @@ struct ReviewRouteURLTests {
     func emptyAuthorityHasNoHostToFold() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/user/:id", to: "Echo", action: "echo")
-        mediator.urlPolicy = URLPolicy(matchesHostIgnoringCase: true, allowsEmptyAuthority: true)
+        mediator.urlPolicy.matchesHostIgnoringCase = true
+        mediator.urlPolicy.allowsEmptyAuthority = true
         // The host is folded: documented.
         #expect(reviewEcho(mediator, "myapp://USER/1")?["id"] as? String == "1")
         // No host here: "User" is a path segment, compared byte for byte like every other one.

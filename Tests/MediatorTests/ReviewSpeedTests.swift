@@ -855,7 +855,8 @@ struct ReviewSpeedDeepLinkTests {
     @Test("An empty authority's first path segment is matched as written; a host is matched ignoring case")
     func emptyAuthority() throws {
         let mediator = try routeMediator()
-        mediator.urlPolicy = URLPolicy(matchesHostIgnoringCase: true, allowsEmptyAuthority: true)
+        mediator.urlPolicy.matchesHostIgnoringCase = true
+        mediator.urlPolicy.allowsEmptyAuthority = true
         try mediator.route("/user/:id", to: "Echo", action: "echo")
         #expect(routed(mediator, "myapp:///user/1") == "/user/:id")
         #expect(routed(mediator, "myapp://User/1") == "/user/:id")

@@ -60,7 +60,7 @@ struct RouteSchemeTests {
     func ownFirst() throws {
         for isolated: Set<String> in [[], ["first"]] {
             let mediator = try urlTestMediator()
-            mediator.urlPolicy = URLPolicy(isolatedSchemes: isolated)
+            mediator.urlPolicy.isolatedSchemes = isolated
             try mediator.route("/only/:x", to: "Echo", action: "echo")
             try mediator.route("/only/:x", to: "Other", action: "ping", scheme: "first")
             #expect(mediator.open("first://only/1") as? String == "pong")
@@ -70,7 +70,8 @@ struct RouteSchemeTests {
 
     @Test("The policy keeps the schemes lowercased, whichever way they were given")
     func lowercased() {
-        var policy = URLPolicy(isolatedSchemes: ["MyApp", "other"])
+        var policy = URLPolicy()
+        policy.isolatedSchemes = ["MyApp", "other"]
         #expect(policy.isolatedSchemes == ["myapp", "other"])
         policy.isolatedSchemes.insert("THIRD")
         #expect(policy.isolatedSchemes == ["myapp", "other", "third"])

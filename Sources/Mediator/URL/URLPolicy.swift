@@ -84,38 +84,28 @@ public struct URLPolicy: Sendable, Equatable {
         Set(names.compactMap { Names.canonical($0, as: .target) })
     }
 
-    /// A policy; the defaults accept any scheme and target, URLs up to 64 KiB and 1,024 query items.
+    /// A policy; the defaults accept any scheme and target, URLs up to 64 KiB and 1,024 query items,
+    /// and read links as RFC 3986 does. The reading options (``decodesPlusAsSpace``,
+    /// ``decodesPlusAsSpaceInPaths``, ``matchesHostIgnoringCase``, ``readsDottedHostsAsServers``,
+    /// ``allowsEmptyAuthority``, ``isolatedSchemes``) are set on the value:
+    ///
+    /// ```swift
+    /// var policy = URLPolicy(allowedSchemes: ["myapp"])
+    /// policy.decodesPlusAsSpace = true
+    /// mediator.urlPolicy = policy
+    /// ```
     ///
     /// - Parameters:
     ///   - allowedSchemes: the schemes accepted (compared case-insensitively), or `nil` for any.
     ///   - allowedTargets: the targets URL calls may reach (short or full names), or `nil` for all.
     ///   - maximumLength: the longest URL accepted, in UTF-8 bytes.
     ///   - maximumQueryItems: the most query items accepted.
-    ///   - decodesPlusAsSpace: whether `+` in the query means a space (``decodesPlusAsSpace``).
-    ///   - decodesPlusAsSpaceInPaths: whether `+` in a routed link's path means a space
-    ///     (``decodesPlusAsSpaceInPaths``).
-    ///   - matchesHostIgnoringCase: whether the host's target is found ignoring ASCII case
-    ///     (``matchesHostIgnoringCase``).
-    ///   - allowsEmptyAuthority: whether `scheme:///Target/action` is accepted
-    ///     (``allowsEmptyAuthority``).
-    ///   - isolatedSchemes: the schemes whose links are matched against their own routes alone
-    ///     (``isolatedSchemes``).
     public init(
         allowedSchemes: Set<String>? = nil,
         allowedTargets: Set<String>? = nil,
         maximumLength: Int = URLPolicy.defaultMaximumLength,
-        maximumQueryItems: Int = URLPolicy.defaultMaximumQueryItems,
-        decodesPlusAsSpace: Bool = false,
-        decodesPlusAsSpaceInPaths: Bool = false,
-        matchesHostIgnoringCase: Bool = false,
-        allowsEmptyAuthority: Bool = false,
-        isolatedSchemes: Set<String> = []
+        maximumQueryItems: Int = URLPolicy.defaultMaximumQueryItems
     ) {
-        self.isolatedSchemes = Self.lowercased(isolatedSchemes)
-        self.decodesPlusAsSpace = decodesPlusAsSpace
-        self.decodesPlusAsSpaceInPaths = decodesPlusAsSpaceInPaths
-        self.matchesHostIgnoringCase = matchesHostIgnoringCase
-        self.allowsEmptyAuthority = allowsEmptyAuthority
         self.allowedSchemes = allowedSchemes.map(Self.lowercased)
         self.allowedTargets = allowedTargets.map(Self.canonicalTargets)
         self.maximumLength = maximumLength
