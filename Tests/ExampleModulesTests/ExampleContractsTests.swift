@@ -161,7 +161,7 @@ struct ExampleRequirementsTests {
     func allMet() throws {
         let mediator = try exampleMediator()
         Self.requireAll(in: mediator)
-        #expect(mediator.verify() == [])
+        #expect(mediator.verify().map(\.description) == [])
     }
 
     @Test("Notes registered without Accounts: verify() reports the missing target, naming it and who needs it")
@@ -170,7 +170,7 @@ struct ExampleRequirementsTests {
         try Target_Notes.register(in: mediator)
         Self.requireAll(in: mediator)
         let problems = mediator.verify()
-        #expect(problems.allSatisfy { $0.kind == .missingTarget && $0.target == "Accounts" }, "\(problems)")
+        #expect(problems.allSatisfy { $0.code == .targetNotFound && $0.target == "Accounts" }, "\(problems)")
         #expect(
             problems.map(\.description).contains(
                 #"Accounts/verifyToken: Notes requires it, but no target "Accounts" is registered; register Target_Accounts"#),
@@ -184,7 +184,7 @@ struct ExampleRequirementsTests {
         try Target_Accounts.register(in: mediator)
         Self.requireAll(in: mediator)
         let problems = mediator.verify()
-        #expect(problems.allSatisfy { $0.kind == .missingTarget && $0.target == "Notes" }, "\(problems)")
+        #expect(problems.allSatisfy { $0.code == .targetNotFound && $0.target == "Notes" }, "\(problems)")
         #expect(Set(problems.compactMap(\.action)) == ["create", "get", "list", "update", "export", "delete"])
         #expect(problems.first?.description.contains(#"ExampleNotesMediator requires it, but no target "Notes" is registered"#) == true)
     }

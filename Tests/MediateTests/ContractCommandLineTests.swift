@@ -295,7 +295,7 @@ struct ContractCommandLineTests {
         #expect(error["message"] == .string("verify found \(problems.count) problems"))
         #expect(listed.count == problems.count)
         var first: [String: JSONValue] = [
-            "kind": .string(problems[0].kind.rawValue), "message": .string(problems[0].message), "description": .string(problems[0].description),
+            "code": .string(problems[0].code.rawValue), "message": .string(problems[0].reason), "description": .string(problems[0].description),
         ]
         if let target = problems[0].target { first["target"] = .string(target) }
         if let action = problems[0].action { first["action"] = .string(action) }

@@ -589,7 +589,7 @@ struct ContractKeyDispatchTests {
         let draft = KeyedDraft(title: "t", body: nil, tags: [], priority: 0, weight: nil, pinned: false, author: KeyedAuthor(name: "n", age: nil), color: .blue)
         #expect(try world.mediator.callNow(.fullNamed, draft) == draft.summary())
         #expect(world.mediator.target(named: "Keys")?.actions.contains { $0.name == "fullNamed" } == true)
-        #expect(world.mediator.verify() == [])
+        #expect(world.mediator.verify().map(\.description) == [])
     }
 
     @Test("By name, params that do not fit the input type are refused before the provider runs, naming the param")
@@ -659,7 +659,7 @@ struct ContractKeySchemaTests {
         let world = try KeyedWorld(extra: [Action(.sized) { _, sized in "\(sized.size.rawValue) \(sized.note)" }])
         #expect(try action("sized", in: world).parameters == [.required("size", .integer), .required("note", .string)])
         #expect(try world.mediator.callNow(url: "app://Keys/sized?size=2&note=hi") as? String == "2 hi")
-        #expect(world.mediator.verify() == [])
+        #expect(world.mediator.verify().map(\.description) == [])
     }
 
     @Test("DeclaresParameters replaces what the conformance would say: bounds, defaults and summaries apply by name and by URL")
@@ -671,7 +671,7 @@ struct ContractKeySchemaTests {
         #expect(error.description == #"Keys/list: invalid parameter "limit": expected integer (1...100), got Int 500 (out of range)"#)
         #expect(json(try world.mediator.callNow(url: "app://Keys/list?token=t")) == .array((0..<20).map { .integer($0) }))
         #expect(try world.mediator.callNow(target: "Keys", action: "list", params: ["token": "t", "limit": "3"], as: [Int].self) == [0, 1, 2])
-        #expect(world.mediator.verify() == [])
+        #expect(world.mediator.verify().map(\.description) == [])
     }
 
     @Test("A checked typed input still gets the body's output as it is: no round trip through plain values")
@@ -719,7 +719,7 @@ struct ContractKeyVerifyTests {
             problems.map(\.description) == [
                 #"Keys/misplaced: registered against a key for target "Elsewhere"; register it under that target, or declare a key for "Keys""#
             ])
-        #expect(problems.first?.kind == .invalidName)
+        #expect(problems.first?.code == .invalidName)
         #expect(problems.first?.target == "Keys")
         #expect(problems.first?.action == "misplaced")
         var random = SeededGenerator(seed: 1)
@@ -739,14 +739,14 @@ struct ContractKeyVerifyTests {
                 #"Keys/mismatched: KeyedMismatched declares "token" as integer but decodes it as string; make them agree"#,
                 #"Keys/mismatched: KeyedMismatched decodes "extra" (boolean) but does not declare it; add it to KeyedMismatched.parameters"#,
             ])
-        #expect(problems.allSatisfy { $0.kind == .contradictoryParameters })
+        #expect(problems.allSatisfy { $0.code == .invalidParameter })
     }
 
     @Test("A key requirement is met by the key's provider, and by a plain provider of the same shape")
     func keyRequirements() throws {
         let world = try KeyedWorld()
         world.mediator.require([.action(.summarize), .action(.summarizeByName), .action(.search), .action(.list)], by: "Feed")
-        #expect(world.mediator.verify() == [])
+        #expect(world.mediator.verify().map(\.description) == [])
     }
 
     @Test("A key requirement against a plain provider of another shape is a type mismatch, naming the module and the param")
@@ -774,7 +774,7 @@ struct ContractKeyVerifyTests {
             world.mediator.verify().map(\.description) == [
                 #"Keys/echo: String is not decoded from named fields, so it cannot be an action's input"#
             ])
-        #expect(world.mediator.verify().first?.kind == .contradictoryParameters)
+        #expect(world.mediator.verify().first?.code == .invalidParameter)
         #expect(try world.mediator.callNow(key, "hi") == "hi!")
     }
 

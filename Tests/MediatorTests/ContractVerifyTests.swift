@@ -63,7 +63,7 @@ struct ContractVerifyTests {
                 .action(target: "Notes", action: "ratio", result: .number),
                 .action(target: "Notes", action: "raw"),
             ], by: "Feed")
-        #expect(world.mediator.verify() == [])
+        #expect(world.mediator.verify().map(\.description) == [])
         #expect(world.makes.value == 0)
         #expect(world.runs.value == 0)
     }
@@ -75,7 +75,7 @@ struct ContractVerifyTests {
         let problems = world.mediator.verify()
         #expect(
             problems.map(\.description) == [#"Note/list: Feed requires it, but no target "Note" is registered (did you mean "Notes"?); register Target_Note"#])
-        #expect(problems.map(\.kind) == [.missingTarget])
+        #expect(problems.map(\.code) == [.targetNotFound])
         #expect(problems.first?.target == "Note")
         #expect(problems.first?.action == "list")
     }
@@ -86,10 +86,10 @@ struct ContractVerifyTests {
         world.mediator.require([.action(target: "Target_Notes", action: "Action_lst")], by: "Feed")
         let problems = world.mediator.verify()
         #expect(problems.map(\.description) == [#"Notes/lst: Feed requires it, but target "Notes" has no action "lst" (did you mean "list"?); add the action"#])
-        #expect(problems.map(\.kind) == [.missingAction])
+        #expect(problems.map(\.code) == [.actionNotFound])
     }
 
-    @Test("Params sent that do not fit the declaration: typeMismatch, one problem per param")
+    @Test("Params sent that do not fit the declaration: invalidParameter, one problem per param")
     func paramsMismatch() throws {
         let world = try VerifyWorld()
         world.mediator.require([.action(target: "Notes", action: "list", params: [.required("limit", .string), .optional("color", .string)])], by: "Feed")
@@ -100,10 +100,10 @@ struct ContractVerifyTests {
                 #"Notes/list: Feed sends "color", which the action does not declare; remove it or declare it"#,
                 #"Notes/list: Feed sends "limit" as string, but the action declares integer (1...100); make them agree"#,
             ])
-        #expect(problems.allSatisfy { $0.kind == .typeMismatch })
+        #expect(problems.allSatisfy { $0.code == .invalidParameter })
     }
 
-    @Test("A result read as another type: typeMismatch, down to a nested field")
+    @Test("A result read as another type: resultTypeMismatch, down to a nested field")
     func resultMismatch() throws {
         let world = try VerifyWorld()
         world.mediator.require(
@@ -118,10 +118,10 @@ struct ContractVerifyTests {
                 #"Notes/list: Feed reads field "title" as integer, but the action declares string; make them agree"#,
                 #"Notes/ratio: Feed reads the result as integer, but the action declares number; make them agree"#,
             ])
-        #expect(world.mediator.verify().allSatisfy { $0.kind == .typeMismatch })
+        #expect(world.mediator.verify().allSatisfy { $0.code == .resultTypeMismatch })
     }
 
-    @Test("A result field read as required that the action may leave out: typeMismatch")
+    @Test("A result field read as required that the action may leave out: resultTypeMismatch")
     func optionalResultField() throws {
         let world = try VerifyWorld()
         world.mediator.require([.action(target: "Notes", action: "list", result: .array(of: .object([.required("body", .string)])))], by: "Feed")
@@ -131,7 +131,7 @@ struct ContractVerifyTests {
             ])
     }
 
-    @Test("Typed params or a result required of an action that declares none: undeclared")
+    @Test("Typed params or a result required of an action that declares none: invalidParameter or resultTypeMismatch")
     func undeclared() throws {
         let world = try VerifyWorld()
         world.mediator.require(
@@ -143,10 +143,10 @@ struct ContractVerifyTests {
                 #"Notes/raw: Feed reads its result as string, but the action declares no result; declare it"#,
                 #"Notes/raw: Feed requires it with typed params, but the action declares none; declare its params"#,
             ])
-        #expect(problems.allSatisfy { $0.kind == .undeclared })
+        #expect(problems.map(\.code) == [.resultTypeMismatch, .invalidParameter])
     }
 
-    @Test("A default of the wrong type or out of range: contradictoryParameters, with the reason")
+    @Test("A default of the wrong type or out of range: invalidParameter, with the reason")
     func wrongDefault() throws {
         let world = try VerifyWorld(bad: [
             VerifyWorld.action("wrongDefault", [.optional("n", .integer, default: "x")]),
@@ -159,13 +159,13 @@ struct ContractVerifyTests {
                 #"Bad/outOfRange: the default of parameter "n" does not fit its type (expected integer (1...10), got Int 50 (out of range)); fix the default or the type"#,
                 #"Bad/wrongDefault: the default of parameter "n" does not fit its type (expected integer, got String "x"); fix the default or the type"#,
             ])
-        #expect(world.mediator.verify().allSatisfy { $0.kind == .contradictoryParameters })
+        #expect(world.mediator.verify().allSatisfy { $0.code == .invalidParameter })
     }
 
     @Test("A default that only text coercion would accept is still a default of the right kind")
     func coercibleDefault() throws {
         let world = try VerifyWorld(bad: [VerifyWorld.action("fine", [.optional("n", .number, default: 1), .optional("t", .array(of: .string), default: "a")])])
-        #expect(world.mediator.verify() == [])
+        #expect(world.mediator.verify().map(\.description) == [])
     }
 
     @Test("A required parameter with a default: contradictoryParameters")
@@ -176,7 +176,7 @@ struct ContractVerifyTests {
         let world = try VerifyWorld(bad: [VerifyWorld.action("requiredDefault", [odd])])
         let problems = world.mediator.verify()
         #expect(problems.map(\.description) == [#"Bad/requiredDefault: parameter "n" is required and has a default; make it optional or drop the default"#])
-        #expect(problems.map(\.kind) == [.contradictoryParameters])
+        #expect(problems.map(\.code) == [.invalidParameter])
     }
 
     @Test("Bounds the wrong way round: contradictoryParameters, for params, elements, fields and results")
@@ -207,7 +207,7 @@ struct ContractVerifyTests {
         ])
         let problems = world.mediator.verify()
         #expect(problems.map(\.action) == ["nanBoth", "nanMinimum"])
-        #expect(problems.allSatisfy { $0.kind == .contradictoryParameters && $0.message.contains(#"parameter "x""#) })
+        #expect(problems.allSatisfy { $0.code == .invalidParameter && $0.reason.contains(#"parameter "x""#) })
     }
 
     @Test("A parameter name that cannot travel in URLs or command lines: invalidName")
@@ -227,7 +227,7 @@ struct ContractVerifyTests {
         #expect(long.hasPrefix(#"Bad/long: parameter name "xxxxxxxxxx"#))
         #expect(long.hasSuffix(#" is longer than 100 bytes; use letters, digits, "_", "-" or ".""#))
         #expect(long.count < 200)
-        #expect(problems.allSatisfy { $0.kind == .invalidName })
+        #expect(problems.allSatisfy { $0.code == .invalidName })
     }
 
     @Test(
@@ -268,7 +268,7 @@ struct ContractVerifyTests {
                 #"No tes/list: Feed requires a target with an invalid name: names use only ASCII letters, digits, "_", "-" and "." (compared byte for byte); fix the requirement"#,
                 #"Notes/a/b: Feed requires an action with an invalid name: names use only ASCII letters, digits, "_", "-" and "." (compared byte for byte); fix the requirement"#,
             ])
-        #expect(problems.allSatisfy { $0.kind == .invalidName })
+        #expect(problems.allSatisfy { $0.code == .invalidName })
     }
 
     @Test("Every problem is returned at once, sorted by target, action and message, each a sentence that names its target and action")
@@ -317,9 +317,7 @@ struct ContractVerifyTests {
 
     @Test("A problem's description is one line even when names carry control characters")
     func oneLine() {
-        let problem = ContractProblem(kind: .missingTarget, target: "A\nB", action: "x", message: "m")
-        #expect(problem.description == #"A\nB/x: m"#)
-        #expect(ContractProblem(kind: .missingTarget, target: nil, action: nil, message: "m").description == "m")
-        #expect(ContractProblem.Kind.missingTarget.description == "missingTarget")
+        #expect(MediatorError(.targetNotFound, target: "A\nB", action: "x", reason: "m").description == #"A\nB/x: m"#)
+        #expect(MediatorError(.targetNotFound, reason: "m").description == "m")
     }
 }

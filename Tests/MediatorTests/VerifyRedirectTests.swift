@@ -26,7 +26,7 @@ struct VerifyRedirectTests {
                 .action(target: "Target_Old", action: "Action_tally", params: [.required("token", .string)], result: .integer),
                 .action(target: "Older", action: "tally"),
             ], by: "Feed")
-        #expect(world.mediator.verify() == [])
+        #expect(world.mediator.verify().map(\.description) == [])
         #expect(world.makes.value == 0)
         #expect(world.runs.value == 0)
     }
@@ -42,7 +42,7 @@ struct VerifyRedirectTests {
                 #"Old/tally: redirected to Notes/count: Feed reads the result as string, but the action declares integer; make them agree"#,
                 #"Old/tally: redirected to Notes/count: Feed sends "limit", which the action does not declare; remove it or declare it"#,
             ])
-        #expect(problems.allSatisfy { $0.kind == .typeMismatch })
+        #expect(problems.map(\.code) == [.invalidParameter, .resultTypeMismatch, .invalidParameter])
     }
 
     @Test("A redirect to a target or action that is not registered: missing, naming the destination")
@@ -55,7 +55,7 @@ struct VerifyRedirectTests {
                 #"Legacy/list: redirected to Note/list: Feed requires it, but no target "Note" is registered (did you mean "Notes"?); register Target_Note or fix the redirect"#,
                 #"Old/tally: redirected to Notes/cont: Feed requires it, but target "Notes" has no action "cont" (did you mean "count"?); add the action or fix the redirect"#,
             ])
-        #expect(problems.map(\.kind) == [.missingTarget, .missingAction])
+        #expect(problems.map(\.code) == [.targetNotFound, .actionNotFound])
     }
 
     @Test("A degradation does not meet a requirement: the action is still missing, and the problem says where its calls degrade")
@@ -68,7 +68,7 @@ struct VerifyRedirectTests {
                 #"Notes/lst: Checkout requires it, but target "Notes" has no action "lst" (did you mean "list"?); add the action (meanwhile its calls degrade to Notes/raw)"#,
                 #"Payments/pay: Checkout requires it, but no target "Payments" is registered; register Target_Payments (meanwhile its calls degrade to Notes/raw)"#,
             ])
-        #expect(problems.map(\.kind) == [.missingAction, .missingTarget])
+        #expect(problems.map(\.code) == [.actionNotFound, .targetNotFound])
     }
 
     @Test("A route of redirects too long to follow: the requirement is reported, with the chain")
@@ -81,7 +81,7 @@ struct VerifyRedirectTests {
         let world = try world(redirects: pairs)
         world.mediator.require([.action(target: "T0", action: "x")], by: "Feed")
         let problems = world.mediator.verify()
-        #expect(problems.map(\.kind) == [.missingAction])
+        #expect(problems.map(\.code) == [.actionNotFound])
         let description = try #require(problems.first?.description)
         #expect(description.hasPrefix("T0/x: Feed requires it, but its redirects never reach an action: "), "\(description)")
         #expect(description.hasSuffix("; fix the redirect table"), "\(description)")

@@ -35,13 +35,23 @@ extension Mediator {
     /// reaches the action, and verify checks its type. A required param the requirement leaves
     /// out is reported, and when interceptors stand in the call's way the problem names them.
     ///
-    /// - Returns: every problem found, each a sentence a person can act on, sorted by target and
-    ///   action; empty when all is well.
-    public func verify() -> [ContractProblem] {
+    /// Each problem is a ``MediatorError`` whose ``MediatorError/reason`` says what to do, and
+    /// whose code says what kind of problem it is:
+    ///
+    /// | Code | Problem |
+    /// |---|---|
+    /// | ``MediatorError/Code/targetNotFound`` | a required target is not registered |
+    /// | ``MediatorError/Code/actionNotFound`` | a required action is not registered, or its redirects never reach an action |
+    /// | ``MediatorError/Code/invalidParameter`` | the params a requirement sends do not match those the action declares (or it declares none), or an action's declared params contradict each other |
+    /// | ``MediatorError/Code/resultTypeMismatch`` | the result a requirement reads does not match the one the action declares (or it declares none) |
+    /// | ``MediatorError/Code/invalidName`` | a requirement's name, a param's name, or a key registered under another target |
+    ///
+    /// - Returns: every problem found, sorted by target and action; empty when all is well.
+    public func verify() -> [MediatorError] {
         let (definitions, requirements, interception) = state.withReadLock { registry in
             (registry.slots.values.map(\.definition), registry.requirements, registry.interception)
         }
-        var problems: [ContractProblem] = []
+        var problems: [MediatorError] = []
         for definition in definitions {
             for action in definition.actions.values {
                 problems += Verification.problems(of: action, in: definition.name)
@@ -53,7 +63,7 @@ extension Mediator {
                 plan(target: target, action: action, remote: false)
             }
         }
-        return problems.sorted { ($0.target ?? "", $0.action ?? "", $0.message) < ($1.target ?? "", $1.action ?? "", $1.message) }
+        return problems.sorted { ($0.target ?? "", $0.action ?? "", $0.reason) < ($1.target ?? "", $1.action ?? "", $1.reason) }
     }
 }
 
@@ -61,13 +71,13 @@ extension Mediator {
 enum Verification {
     // MARK: Declarations
 
-    static func problems(of action: RegisteredAction, in target: String) -> [ContractProblem] {
+    static func problems(of action: RegisteredAction, in target: String) -> [MediatorError] {
         guard let contract = action.contract else { return [] }
         var found: [String] = []
-        func invalid(_ kind: ContractProblem.Kind, _ message: String) -> ContractProblem {
-            ContractProblem(kind: kind, target: target, action: action.name, message: message)
+        func invalid(_ code: MediatorError.Code, _ message: String) -> MediatorError {
+            MediatorError(code, target: target, action: action.name, reason: message)
         }
-        var problems: [ContractProblem] = []
+        var problems: [MediatorError] = []
         for parameter in contract.parameters ?? [] {
             if let problem = nameProblem(parameter.name) {
                 problems.append(
@@ -90,7 +100,7 @@ enum Verification {
                 found += disagreements(declared: contract.parameters ?? [], decoded: decoded, input: keyed.inputTypeName)
             }
         }
-        return problems + found.map { invalid(.contradictoryParameters, $0) }
+        return problems + found.map { invalid(.invalidParameter, $0) }
     }
 
     /// Why a parameter name breaks the rules (it must travel in URLs and command lines), or `nil`.
@@ -161,9 +171,9 @@ enum Verification {
     static func problems(
         of requirement: Requirement, by module: String, in definitions: [String: TargetDefinition], interception: Interception?,
         plan: (_ target: String, _ action: String) -> CallPlan
-    ) -> [ContractProblem] {
-        func problem(_ kind: ContractProblem.Kind, _ message: String, target: String? = nil, action: String? = nil) -> ContractProblem {
-            ContractProblem(kind: kind, target: target ?? requirement.target, action: action ?? requirement.action, message: message)
+    ) -> [MediatorError] {
+        func problem(_ code: MediatorError.Code, _ message: String, target: String? = nil, action: String? = nil) -> MediatorError {
+            MediatorError(code, target: target ?? requirement.target, action: action ?? requirement.action, reason: message)
         }
         guard let targetName = Names.canonical(requirement.target, as: .target) else {
             let why = Names.problem(with: requirement.target, as: .target) ?? "not a valid name"
@@ -173,8 +183,8 @@ enum Verification {
             let why = Names.problem(with: requirement.action, as: .action) ?? "not a valid name"
             return [problem(.invalidName, "\(module) requires an action with an invalid name: \(why); fix the requirement", target: targetName)]
         }
-        func required(_ kind: ContractProblem.Kind, _ message: String) -> ContractProblem {
-            problem(kind, message, target: targetName, action: actionName)
+        func required(_ code: MediatorError.Code, _ message: String) -> MediatorError {
+            problem(code, message, target: targetName, action: actionName)
         }
         let route = plan(targetName, actionName)
         let reached: (target: String, action: String)
@@ -183,7 +193,7 @@ enum Verification {
         case .refused(let error):
             // A route too long to follow, or a degradation's hop that comes round (an in-process
             // plan meets no URL rule).
-            return [required(.missingAction, "\(module) requires it, but its redirects never reach an action: \(error.reason); fix the redirect table")]
+            return [required(.actionNotFound, "\(module) requires it, but its redirects never reach an action: \(error.reason); fix the redirect table")]
         case .missing(let target, let action):
             reached = route.degradedFrom ?? (target, action)
         case .action(let target, let found):
@@ -206,7 +216,7 @@ enum Verification {
             let suggestion = Suggestions.closest(to: reached.target, in: definitions.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
             return [
                 required(
-                    .missingTarget,
+                    .targetNotFound,
                     "\(redirect)\(module) requires it, but no target \"\(reached.target)\" is registered\(suggestion); register Target_\(reached.target)"
                         + orFixTheRedirect + meanwhile)
             ]
@@ -214,7 +224,7 @@ enum Verification {
         let suggestion = Suggestions.closest(to: reached.action, in: definition.actions.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
         return [
             required(
-                .missingAction,
+                .actionNotFound,
                 "\(redirect)\(module) requires it, but target \"\(reached.target)\" has no action \"\(reached.action)\"\(suggestion); add the action"
                     + orFixTheRedirect + meanwhile)
         ]
@@ -224,25 +234,25 @@ enum Verification {
     /// chain holds `interceptors` (by name, in order).
     private static func messages(
         of requirement: Requirement, by module: String, for contract: ActionContract?, interceptors: [String]
-    ) -> [(ContractProblem.Kind, String)] {
+    ) -> [(MediatorError.Code, String)] {
         if let key = requirement.key, let keyed = contract?.keyed, keyed.inputType == key.input, keyed.outputType == key.output {
             return []  // the same key's types: the compiler checked both sides.
         }
-        var messages: [(ContractProblem.Kind, String)] = []
+        var messages: [(MediatorError.Code, String)] = []
         if let sent = requirement.parameters {
             if let declared = contract?.parameters {
-                messages += compare(sent: sent, declared: declared, interceptors: interceptors).map { (.typeMismatch, "\(module) \($0)") }
+                messages += compare(sent: sent, declared: declared, interceptors: interceptors).map { (.invalidParameter, "\(module) \($0)") }
             } else {
-                messages.append((.undeclared, "\(module) requires it with typed params, but the action declares none; declare its params"))
+                messages.append((.invalidParameter, "\(module) requires it with typed params, but the action declares none; declare its params"))
             }
         }
         if let read = requirement.result {
             if let result = contract?.result {
                 if let mismatch = resultMismatch(read: read, declared: result, at: "the result") {
-                    messages.append((.typeMismatch, "\(module) reads \(mismatch)"))
+                    messages.append((.resultTypeMismatch, "\(module) reads \(mismatch)"))
                 }
             } else {
-                messages.append((.undeclared, "\(module) reads its result as \(read), but the action declares no result; declare it"))
+                messages.append((.resultTypeMismatch, "\(module) reads its result as \(read), but the action declares no result; declare it"))
             }
         }
         return messages

@@ -17,13 +17,13 @@ extension Session {
     /// What `verify` found. Without `--json`: nothing when all is well, else one
     /// `NAME: error: <problem>` line per problem on standard error. With `--json`, one object on
     /// standard output: `{"ok":true,"result":{"problems":[]}}`, or `{"ok":false,"error":{"code":
-    /// "contractProblems","message":...,"problems":[...]}}` (each problem's kind, target, action,
+    /// "contractProblems","message":...,"problems":[...]}}` (each problem's code, target, action,
     /// message and description), and the lines on standard error too.
-    mutating func reportVerification(_ problems: [ContractProblem]) -> Int32 {
+    mutating func reportVerification(_ problems: [MediatorError]) -> Int32 {
         let list = JSONValue.array(
             problems.map { problem in
                 var object: [String: JSONValue] = [
-                    "kind": .string(problem.kind.rawValue), "message": .string(problem.message), "description": .string(problem.description),
+                    "code": .string(problem.code.rawValue), "message": .string(problem.reason), "description": .string(problem.description),
                 ]
                 if let target = problem.target { object["target"] = .string(target) }
                 if let action = problem.action { object["action"] = .string(action) }

@@ -183,7 +183,7 @@ struct Help {
             error ("\(name): error: Notes/create: ..."), exit 1.
               --json    one object on standard output: {"ok":true,"result":{"problems":[]}}, or
                         {"ok":false,"error":{"code":"contractProblems","message":"...","problems":
-                        [{"kind":...,"target":...,"action":...,"message":...,"description":...}]}}
+                        [{"code":...,"target":...,"action":...,"message":...,"description":...}]}}
             """
         case "batch":
             """
