@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Mediator", targets: ["Mediator"]),
         .library(name: "MediatorCommandLine", targets: ["MediatorCommandLine"]),
         .library(name: "MediatorTesting", targets: ["MediatorTesting"]),
+        .library(name: "MediatorDiagnostics", targets: ["MediatorDiagnostics"]),
         .executable(name: "mediate", targets: ["mediate"]),
         .executable(name: "mediator-demo", targets: ["MediatorDemo"]),
         .executable(name: "mediator-bench", targets: ["MediatorBenchmarks"]),
@@ -26,8 +27,13 @@ let package = Package(
         // Two C functions (an atomic load and store of a word): the Synchronization module's atomics
         // need macOS 15 / iOS 18. Internal to the library (imported with `internal import`).
         .target(name: "MediatorAtomics", path: "Sources/MediatorAtomics"),
+        // Ready-made observers (a call log, per-action statistics) and the registry described as JSON
+        // for other tools: an add-on to the library (its public API and a few package-level text and
+        // JSON helpers), so the library's own API stays what every app needs.
+        .target(name: "MediatorDiagnostics", dependencies: ["Mediator"], path: "Sources/MediatorDiagnostics", swiftSettings: settings),
         // The reusable command-line layer: any program can expose its mediator like `mediate` does.
-        .target(name: "MediatorCommandLine", dependencies: ["Mediator"], path: "Sources/MediatorCommandLine", swiftSettings: settings),
+        .target(
+            name: "MediatorCommandLine", dependencies: ["Mediator", "MediatorDiagnostics"], path: "Sources/MediatorCommandLine", swiftSettings: settings),
         // Test one module without the others: a call recorder, stubs and a strict mode, on a private mediator.
         .target(name: "MediatorTesting", dependencies: ["Mediator"], path: "Sources/MediatorTesting", swiftSettings: settings),
 
@@ -80,7 +86,8 @@ let package = Package(
 
         // Helpers shared by the test targets (seeded randomness, real threads, a shared counter).
         .target(name: "TestSupport", dependencies: ["Mediator"], path: "Tests/TestSupport", swiftSettings: settings),
-        .testTarget(name: "MediatorTests", dependencies: ["Mediator", "TestSupport"], path: "Tests/MediatorTests", swiftSettings: settings),
+        .testTarget(
+            name: "MediatorTests", dependencies: ["Mediator", "MediatorDiagnostics", "TestSupport"], path: "Tests/MediatorTests", swiftSettings: settings),
         .testTarget(
             name: "MediatorTestingTests",
             dependencies: ["Mediator", "MediatorTesting", "TestSupport"],
@@ -90,7 +97,7 @@ let package = Package(
         // End-to-end tests of the `mediate` binary (depending on it makes `swift test` build it).
         .testTarget(
             name: "MediateTests",
-            dependencies: ["mediate", "Mediator", "MediatorCommandLine", "TestSupport"],
+            dependencies: ["mediate", "Mediator", "MediatorCommandLine", "MediatorDiagnostics", "TestSupport"],
             path: "Tests/MediateTests",
             swiftSettings: settings
         ),

@@ -143,7 +143,7 @@ func wallClockSeconds() -> Double {
 }
 
 /// `seconds` since 1970 as UTC calendar fields (for log lines without Foundation).
-func utcFields(_ seconds: Double) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
+package func utcFields(_ seconds: Double) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, millisecond: Int) {
     var whole = time_t(seconds.rounded(.down))
     var fields = tm()
     gmtime_r(&whole, &fields)

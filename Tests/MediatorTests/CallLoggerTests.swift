@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Mediator
+@testable import MediatorDiagnostics
 
 /// Lines a logger wrote, collected from any thread.
 private final class Lines: Sendable {

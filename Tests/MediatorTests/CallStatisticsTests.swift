@@ -2,6 +2,7 @@ import TestSupport
 import Testing
 
 @testable import Mediator
+@testable import MediatorDiagnostics
 
 @Suite("CallStatistics: calls, failures and latency percentiles per action")
 struct CallStatisticsTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Mediator
+import MediatorDiagnostics
 import TestSupport
 import Testing
 
@@ -112,7 +113,7 @@ struct DescribedWorld {
     }
 
     var document: JSONDocument {
-        get throws { try JSONReader.read(mediator.registryDescription.json) }
+        get throws { try JSONReader.read(RegistryDescription(targets: mediator.targets).json) }
     }
 
     /// The path of an action in the document (targets and actions are sorted by name).
@@ -137,7 +138,7 @@ struct ContractDescriptionSchemaTests {
     func wellFormed() throws {
         let schema = try JSONReader.read(String(contentsOf: DescriptionSchema.url, encoding: .utf8))
         #expect(schema["$schema"]?.text == "https://json-schema.org/draft/2020-12/schema")
-        let json = try DescribedWorld().mediator.registryDescription.json
+        let json = try RegistryDescription(targets: DescribedWorld().mediator.targets).json
         #expect(json.hasSuffix("}\n"))
         #expect(throws: Never.self) { try JSONReader.read(json) }
         #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: Data(json.utf8)) }
@@ -156,7 +157,7 @@ struct ContractDescriptionSchemaTests {
 
     @Test("An empty registry's description validates too")
     func emptyRegistry() throws {
-        let document = try JSONReader.read(Mediator().registryDescription.json)
+        let document = try JSONReader.read(RegistryDescription(targets: Mediator().targets).json)
         #expect(try DescriptionSchema.load().errors(document) == [])
         #expect(document == .object(["format": .string("mediator-registry"), "version": .integer(1), "targets": .array([])]))
     }
@@ -298,7 +299,7 @@ struct ContractDescriptionSchemaTests {
             .optional("n", .number, default: 1), .optional("tags", .array(of: .string), default: "a"), .optional("i", .integer, default: 2.0),
             .optional("o", .object([.optional("deep", .array(of: .integer), default: [1, 2])]), default: ["deep": [3]] as [String: any Sendable]),
         ])
-        for document in [try JSONReader.read(world.mediator.registryDescription.json), try DescribedWorld().document] {
+        for document in [try JSONReader.read(RegistryDescription(targets: world.mediator.targets).json), try DescribedWorld().document] {
             var checked = 0
             func walk(_ schema: JSONDocument, at path: String) {
                 if let fields = schema.fields {
@@ -349,7 +350,7 @@ struct ContractDescriptionSchemaTests {
                     ]
                 ) { _, _ in nil }
             ])
-        let json = mediator.registryDescription.json
+        let json = RegistryDescription(targets: mediator.targets).json
         let document = try JSONReader.read(json)
         #expect(document.at(["targets", 0, "summary"]) == .string(summary))
         #expect(document.at(["targets", 0, "actions", 0, "params", "properties", "\u{01}odd \"name\"", "description"]) == .string(summary))

@@ -1,4 +1,5 @@
 import Mediator
+import MediatorDiagnostics
 import TestSupport
 import Testing
 
@@ -158,7 +159,7 @@ struct ContractShapesTests {
     func descriptionEscapesForTerminals() throws {
         let mediator = Mediator()
         try mediator.register(target: "Escapes", summary: "a\u{202E}b\u{200B}c\u{1B}[2Jd\u{2028}e", actions: [])
-        let json = mediator.registryDescription.json
+        let json = RegistryDescription(targets: mediator.targets).json
         #expect(json.contains(#""summary": "a\u202eb\u200bc\u001b[2Jd\u2028e""#))
         #expect(!json.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x200B || $0.value == 0x1B })
     }

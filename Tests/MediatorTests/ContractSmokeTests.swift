@@ -1,4 +1,5 @@
 import Mediator
+import MediatorDiagnostics
 import Testing
 
 private struct CreateNote: Codable, Sendable, Equatable {
@@ -56,7 +57,7 @@ struct ContractSmokeTests {
         let dictionary = try #require(plain as? [String: any Sendable])
         #expect(dictionary["id"] as? Int == 7)
         #expect(try mediator.callNow(target: "Smoke", action: "create", params: ["title": "yo"], as: Note.self) == Note(id: 7, title: "yo"))
-        print(mediator.registryDescription.json)
+        print(RegistryDescription(targets: mediator.targets).json)
         mediator.require(
             [.action(.create), .action(target: "Smoke", action: "lists"), .action(target: "Smoke", action: "list", params: [.required("token", .integer)])],
             by: "Tests")

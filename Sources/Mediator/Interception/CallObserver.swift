@@ -100,7 +100,7 @@ public struct CallRecord: Sendable, CustomStringConvertible {
     }
 
     /// A duration as a person reads it: `850ns`, `12.3µs`, `4.1ms`, `2.50s`.
-    static func formatted(nanoseconds: UInt64) -> String {
+    package static func formatted(nanoseconds: UInt64) -> String {
         func oneDecimal(_ value: Double) -> String {
             let tenths = Int((value * 10).rounded())
             return "\(tenths / 10).\(tenths % 10)"

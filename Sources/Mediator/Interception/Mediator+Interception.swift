@@ -34,8 +34,10 @@ extension Mediator {
     /// Adds an observer, told of every call when it has finished (see ``CallObserver``).
     ///
     /// ```swift
-    /// let statistics = CallStatistics()
-    /// mediator.addObserver(statistics)
+    /// struct Printer: CallObserver {
+    ///     func callDidFinish(_ record: CallRecord) { print(record) }
+    /// }
+    /// mediator.addObserver(Printer())
     /// ```
     ///
     /// - Parameter observer: the observer.

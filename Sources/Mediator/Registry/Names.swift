@@ -4,7 +4,7 @@
 /// Every name the mediator meets (at registration, in a lookup, in a URL, in the URL policy's
 /// allow-list, for the `native` rule) goes through ``canonical(_:as:)``, so a name has exactly one
 /// form wherever it is compared, and names are compared by their bytes.
-enum Names {
+package enum Names {
     static let targetPrefix = "Target_"
     static let actionPrefix = "Action_"
     /// The longest canonical name, in bytes. A longer name is invalid wherever it is met, so a
@@ -98,7 +98,7 @@ enum Names {
 
     /// Whether `byte` may appear in a name: an ASCII letter or digit, `_`, `-` or `.`.
     @inline(__always)
-    static func isNameByte(_ byte: UInt8) -> Bool {
+    package static func isNameByte(_ byte: UInt8) -> Bool {
         // One bit per ASCII byte: `-` `.` `0`-`9` in the low word, `A`-`Z` `_` `a`-`z` in the high.
         let low: UInt64 = 0x03FF_6000_0000_0000
         let high: UInt64 = 0x07FF_FFFE_87FF_FFFE

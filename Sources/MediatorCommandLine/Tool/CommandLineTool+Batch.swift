@@ -1,6 +1,7 @@
 // `batch`: requests read from the input, one per line, answered in order.
 
 import Mediator
+import MediatorDiagnostics
 
 extension CommandLineTool {
     /// `batch [--json] [--stats]`: one request per line of the input. A line that fails is

@@ -1,4 +1,5 @@
 import Mediator
+import MediatorDiagnostics
 
 // `describe`: what each action takes and returns, as text, as JSON (the registry description) or
 // as Swift wrappers.

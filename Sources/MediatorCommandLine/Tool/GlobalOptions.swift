@@ -1,4 +1,5 @@
 import Mediator
+import MediatorDiagnostics
 
 /// The options every command takes, anywhere on the line, besides `--json` (which ``Session``
 /// reads): `--log`, `--redirects FILE` and `--routes FILE`.

@@ -1,3 +1,5 @@
+import Mediator
+
 /// An observer that writes one line per finished call: when it started, where it came from, how
 /// deeply it was nested, where it went, its outcome and how long it took.
 ///
@@ -25,7 +27,7 @@
 /// - `ROUTE`: where the call ended, `Target/action`, preceded by each pair it was redirected from
 ///   and ` -> ` (`Legacy/open -> Modern/open`), canonical names.
 /// - `OUTCOME`: `ok` or `failed`.
-/// - `DURATION`: as ``CallRecord/description`` writes it: `850ns`, `12.3µs`, `4.1ms`, `2.50s`.
+/// - `DURATION`: as `CallRecord.description` writes it: `850ns`, `12.3µs`, `4.1ms`, `2.50s`.
 /// - `CODE: MESSAGE`, for a failed call only: the error's code and its description, with the
 ///   characters a terminal would act on escaped (`\n`, `\u{1B}`), cut at 500 characters with "…".
 ///   It runs to the end of the line.

@@ -1,3 +1,5 @@
+import Mediator
+
 /// An observer that counts calls, failures and latencies per action, readable at any time as a
 /// ``Snapshot``.
 ///
