@@ -121,11 +121,11 @@ struct RouteCommandTests {
         #expect(json.status == 0)
         #expect(
             json.output == #"{"ok":true,"result":{"routes":["#
-                + #"{"action":"whoAmI","pattern":"/me","priority":0,"scheme":"app","target":"Accounts"},"#
-                + #"{"action":"list","pattern":"/notes","priority":0,"scheme":null,"target":"Notes"},"#
-                + #"{"action":"export","pattern":"/notes/export","priority":0,"scheme":null,"target":"Notes"},"#
-                + #"{"action":"list","pattern":"/notes/tag/:tag","priority":0,"scheme":null,"target":"Notes"},"#
-                + #"{"action":"get","pattern":"/notes/:id<int>","priority":0,"scheme":null,"target":"Notes"}"#
+                + #"{"action":"whoAmI","host":null,"pattern":"/me","priority":0,"scheme":"app","target":"Accounts"},"#
+                + #"{"action":"list","host":null,"pattern":"/notes","priority":0,"scheme":null,"target":"Notes"},"#
+                + #"{"action":"export","host":null,"pattern":"/notes/export","priority":0,"scheme":null,"target":"Notes"},"#
+                + #"{"action":"list","host":null,"pattern":"/notes/tag/:tag","priority":0,"scheme":null,"target":"Notes"},"#
+                + #"{"action":"get","host":null,"pattern":"/notes/:id<int>","priority":0,"scheme":null,"target":"Notes"}"#
                 + "]}}\n")
     }
 
@@ -239,7 +239,7 @@ struct RouteCommandTests {
             code: "invalidRoute", message: #"route 3: "action" is missing"#),
         BadTable(
             name: "an unknown member", text: #"[{"pattern": "/a", "target": "Echo", "action": "echo", "tag": "x"}]"#, code: "invalidRoute",
-            message: #"route 1: unknown member "tag" (an entry has action, pattern, priority, scheme, target)"#),
+            message: #"route 1: unknown member "tag" (an entry has action, host, pattern, priority, scheme, target)"#),
         BadTable(
             name: "a duplicate route",
             text: #"[{"pattern": "/u/:id", "target": "Echo", "action": "echo"}, {"pattern": "/u/:uid", "target": "Echo", "action": "checkedEcho"}]"#,

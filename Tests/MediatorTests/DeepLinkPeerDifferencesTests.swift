@@ -85,12 +85,18 @@ struct DeepLinkPeerDifferencesTests {
         #expect(echoed(mediator, "myapp://example.com/user/1")?["id"] as? String == "1")
     }
 
-    @Test("An https host is the server, never matched: https://example.com/notes/7 is /notes/7")
-    func webHostNotMatched() throws {
+    @Test("An https host is matched only by the routes for that host; the others match the path alone (URLNavigator matches it as a segment)")
+    func webHostMatchedByHostRoutesOnly() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/notes/:id", to: "Echo", action: "echo")
         #expect(echoed(mediator, "https://example.com/notes/7")?["id"] as? String == "7")
         #expect(echoed(mediator, "https://shop.example.com/notes/8")?["id"] as? String == "8")
+        // URLNavigator's "https://example.com/notes/<id>" is a route for the host.
+        try mediator.route("/notes/:id", to: "Other", action: "ping", host: "example.com")
+        #expect(mediator.open("https://example.com/notes/7") as? String == "pong")
+        #expect(echoed(mediator, "https://shop.example.com/notes/8")?["id"] as? String == "8")
+        // A pattern holding the host as its first segment, as URLNavigator writes it, is a path.
+        #expect(!mediator.canOpen("https://example.com/example.com/notes"))
     }
 
     @Test("Literals are compared byte for byte: case included, precomposed is not decomposed (routing-kit has a case-insensitive option)")

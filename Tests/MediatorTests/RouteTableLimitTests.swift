@@ -131,7 +131,7 @@ struct RouteTableLimitTests {
         func entry(_ pattern: String) throws -> RouteTable.Entry {
             RouteTable.Entry(
                 route: URLRoute(pattern, target: "Echo", action: "echo"), destination: RouteDestination(target: "Echo", action: "echo"),
-                schemeKey: RouteTable.anyScheme, pattern: try RoutePattern(parsing: pattern))
+                tableKey: RouteTable.anyScheme, pattern: try RoutePattern(parsing: pattern))
         }
         table.add([try entry("/a")], replacing: false)
         let generation = table.generation

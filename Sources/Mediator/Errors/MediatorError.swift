@@ -88,7 +88,7 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         /// A redirect table (set in code or read from JSON) is malformed; the reason names the
         /// entry.
         public static let invalidRedirect = Code(rawValue: "invalidRedirect")
-        /// A URL route pattern is malformed (``Mediator/route(_:to:action:scheme:priority:replacing:)``
+        /// A URL route pattern is malformed (``Mediator/route(_:to:action:scheme:host:priority:replacing:)``
         /// or a route table); the reason names the pattern and what is wrong with it.
         public static let invalidRoute = Code(rawValue: "invalidRoute")
         /// A route matches exactly the URLs of a route already registered for the same scheme;

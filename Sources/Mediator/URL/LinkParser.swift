@@ -18,6 +18,20 @@ struct LinkURL {
     /// Whether the scheme is `http` or `https`, whose host is a server, not part of the route.
     var isWeb: Bool { scheme == "http" || scheme == "https" }
 
+    /// The server the link names, for the routes with a host (``URLRoute/host``): the host
+    /// without a user (`user@`) or a port (`:8443`), ASCII-lowercased; `nil` when the host is a
+    /// segment of the path (a custom scheme's) or empty.
+    var server: String? {
+        guard !hostIsSegment else { return nil }
+        var bytes = Substring(host).utf8[...]
+        if let at = bytes.lastIndex(of: UInt8(ascii: "@")) { bytes = bytes[bytes.index(after: at)...] }
+        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")), !bytes[colon...].contains(UInt8(ascii: "]")) {
+            bytes = bytes[..<colon]
+        }
+        guard !bytes.isEmpty else { return nil }
+        return String(decoding: bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
     /// The path as routes see it, for messages: `/` and the segments.
     var shownPath: String {
         "/" + (segments ?? []).joined(separator: "/")

@@ -7,11 +7,14 @@ extension Mediator {
     /// ```swift
     /// try mediator.route("/user/:id<int>(/:tab)", to: "Accounts", action: "profile")
     /// try mediator.route("/files/*", to: "Files", action: "open", scheme: "myapp")
+    /// try mediator.route("/item/:id<int>", to: "Shop", action: "item", host: "shop.example.com")
     /// mediator.open("myapp://user/42/posts")   // Accounts/profile, params id "42", tab "posts"
+    /// mediator.open("https://Shop.Example.com/item/7")   // Shop/item, id "7"
     /// ```
     ///
     /// For a custom scheme the host is the first segment of the path (`myapp://user/42` is
-    /// `/user/42`); for `http` and `https` the host is the server and only the path is matched.
+    /// `/user/42`); for `http` and `https` the host is the server and only the path is matched,
+    /// against the routes for that host (`host`) first, then against the others.
     /// A routed call is a URL call: every URL rule applies to the route's destination, and an
     /// action declared local-only is refused when the URL is opened (a route may be added before
     /// its target is registered). The syntax, the precedence between routes and how params are
@@ -24,17 +27,21 @@ extension Mediator {
     ///   - scheme: the one scheme the route is for (compared ignoring case), or `nil` (the
     ///     default) for every scheme. A scheme's own routes are tried before those for every
     ///     scheme (only its own when ``URLPolicy/isolatedSchemes`` lists it).
+    ///   - host: the one server the route is for, such as `shop.example.com` (compared ignoring
+    ///     ASCII case), or `nil` (the default): see ``URLRoute/host``. Letters, digits, `-` and
+    ///     `.`, with no port.
     ///   - priority: decides between routes that match the same URL: the higher wins, before any
     ///     precedence between segment kinds (default 0).
-    ///   - replacing: replace a route of the same scheme that matches exactly the same URLs,
+    ///   - replacing: replace a route of the same scheme and host that matches exactly the same URLs,
     ///     instead of refusing it as `duplicateRoute`.
     /// - Throws: ``MediatorError`` with code `invalidRoute` (naming the pattern and what is wrong
     ///   with it), `duplicateRoute` (naming the route already there), `invalidName`, or
     ///   `forbidden` (an action named `native...`, which no URL may reach).
     public func route(
-        _ pattern: String, to target: String, action: String, scheme: String? = nil, priority: Int = 0, replacing: Bool = false
+        _ pattern: String, to target: String, action: String, scheme: String? = nil, host: String? = nil, priority: Int = 0,
+        replacing: Bool = false
     ) throws(MediatorError) {
-        try addRoutes([URLRoute(pattern, target: target, action: action, scheme: scheme, priority: priority)], replacing: replacing)
+        try addRoutes([URLRoute(pattern, target: target, action: action, scheme: scheme, host: host, priority: priority)], replacing: replacing)
     }
 
     /// Adds routes, all or none: when one is refused, none is added and the error names it.
@@ -47,9 +54,9 @@ extension Mediator {
     /// ```
     ///
     /// - Parameters:
-    ///   - routes: the routes, as ``route(_:to:action:scheme:priority:replacing:)`` takes them.
+    ///   - routes: the routes, as ``route(_:to:action:scheme:host:priority:replacing:)`` takes them.
     ///   - replacing: replace routes that match exactly the same URLs, instead of refusing them.
-    /// - Throws: as ``route(_:to:action:scheme:priority:replacing:)``; the reason begins with the
+    /// - Throws: as ``route(_:to:action:scheme:host:priority:replacing:)``; the reason begins with the
     ///   route's position when there are several (`route 3 of 12: ...`). Route errors name the
     ///   pattern, not a call: their ``MediatorError/target`` and ``MediatorError/action`` are `nil`.
     public func addRoutes(_ routes: [URLRoute], replacing: Bool = false) throws(MediatorError) {
@@ -71,7 +78,7 @@ extension Mediator {
             do throws(MediatorError) {
                 let entry = try Self.entry(for: route)
                 size += entry.pattern.size
-                if schemes.insert(entry.schemeKey).inserted { size += RouteTable.schemeSize }
+                if schemes.insert(entry.tableKey).inserted { size += RouteTable.schemeSize }
                 if size > RouteTable.maximumSize { throw RouteTable.tooLarge(route, size: size) }
                 entries.append(entry)
             } catch {
@@ -94,7 +101,8 @@ extension Mediator {
     }
 
     /// Adds the routes of a JSON route table, all or none: an array of objects with `pattern`,
-    /// `target` and `action` strings, and optional `scheme` (a string) and `priority` (an integer).
+    /// `target` and `action` strings, and optional `scheme` and `host` (strings) and `priority` (an
+    /// integer).
     ///
     /// ```json
     /// [{"pattern": "/notes/:id<int>", "target": "Notes", "action": "get", "priority": 0}]
@@ -129,22 +137,25 @@ extension Mediator {
         _ = old
     }
 
-    /// Removes the route of `scheme` (`nil`: the routes for every scheme) that matches exactly the
-    /// URLs `pattern` matches, whatever its parameter names.
+    /// Removes the route of `scheme` and `host` (`nil`: the routes for every scheme, and those
+    /// without a host) that matches exactly the URLs `pattern` matches, whatever its parameter
+    /// names.
     ///
     /// - Parameters:
     ///   - pattern: the route's pattern.
     ///   - scheme: the scheme it was added for, or `nil`.
+    ///   - host: the host it was added for, or `nil`.
     /// - Returns: `true` when a route was removed.
     @discardableResult
-    public func removeRoute(_ pattern: String, scheme: String? = nil) -> Bool {
-        // The empty scheme is no scheme a route can be added for (and inside, the key of the
-        // routes for every scheme, which only `nil` names).
-        if scheme?.isEmpty == true { return false }
+    public func removeRoute(_ pattern: String, scheme: String? = nil, host: String? = nil) -> Bool {
+        // The empty scheme or host is none a route can be added for (and inside, the empty scheme
+        // is the key of the routes for every scheme, which only `nil` names).
+        if scheme?.isEmpty == true || host?.isEmpty == true { return false }
+        let key = RouteTable.key(scheme: scheme?.lowercased() ?? RouteTable.anyScheme, host: host.map(Self.asciiLowercased))
         var old: RouteSnapshot?
         let removed = state.withLock { registry in
             old = registry.routes.snapshot
-            return registry.routes.remove(pattern, schemeKey: scheme?.lowercased() ?? RouteTable.anyScheme)
+            return registry.routes.remove(pattern, tableKey: key)
         }
         _ = old
         return removed
@@ -157,7 +168,8 @@ extension Mediator {
         _ = old
     }
 
-    /// Every route, in the order a URL is matched against them: each scheme's own routes
+    /// Every route, in the order a URL is matched against them: the routes with a host (hosts
+    /// sorted; for each, a scheme's before those for every scheme), each scheme's own routes
     /// (schemes sorted), then the routes for every scheme (which a scheme in
     /// ``URLPolicy/isolatedSchemes`` with routes of its own never reaches); within each, by
     /// priority (highest first), then by precedence (literal, typed, untyped placeholder,
@@ -262,19 +274,36 @@ extension Mediator {
             }
             scheme = given.lowercased()
         }
+        var host: String?
+        if let given = route.host {
+            let bytes = Array(given.utf8)
+            guard !bytes.isEmpty, bytes.count <= 253,
+                bytes.allSatisfy({ URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+            else {
+                throw MediatorError(
+                    .invalidRoute,
+                    reason:
+                        "route \"\(oneLine(route.pattern, limit: 200))\": the host \"\(oneLine(given, limit: 100))\" must be 1 to 253 letters, digits, \"-\" or \".\" (a server's name, without a port)"
+                )
+            }
+            host = Self.asciiLowercased(given)
+        }
         var shown = route
         shown.target = target
         shown.action = action
         shown.scheme = scheme.isEmpty ? nil : scheme
+        shown.host = host
         let pattern: RoutePattern
         do {
             pattern = try RoutePattern(parsing: route.pattern)
         } catch let error as RouteError {
-            throw RouteTable.error(error, scheme: shown.scheme)
+            throw RouteTable.error(error, scheme: shown.scheme, host: host)
         } catch {
             throw MediatorError(.invalidRoute, reason: "route \"\(oneLine(route.pattern, limit: 200))\": \(error)")
         }
-        return RouteTable.Entry(route: shown, destination: RouteDestination(target: target, action: action), schemeKey: scheme, pattern: pattern)
+        return RouteTable.Entry(
+            route: shown, destination: RouteDestination(target: target, action: action), tableKey: RouteTable.key(scheme: scheme, host: host),
+            pattern: pattern)
     }
 }
 

@@ -63,13 +63,15 @@ extension Mediator {
                 lowered[0] = Self.asciiLowercased(host)
                 return lowered
             }
+            // The link's server, read only when a route has a host.
+            let server = snapshot.hasHostRoutes ? link.server : nil
             if capturing {
-                if let match = snapshot.match(scheme: link.scheme, segments, isolated: policy.isolatedSchemes)
+                if let match = snapshot.match(scheme: link.scheme, server: server, segments, isolated: policy.isolatedSchemes)
                     ?? lowered().flatMap({ snapshot.match(scheme: link.scheme, $0, isolated: policy.isolatedSchemes) })
                 {
                     return routedCall(url, match, link: link, extra: extra, policy: policy)
                 }
-            } else if let found = snapshot.destination(scheme: link.scheme, segments, isolated: policy.isolatedSchemes)
+            } else if let found = snapshot.destination(scheme: link.scheme, server: server, segments, isolated: policy.isolatedSchemes)
                 ?? lowered().flatMap({ snapshot.destination(scheme: link.scheme, $0, isolated: policy.isolatedSchemes) })
             {
                 let match = RouteMatch(payload: found.payload, pattern: found.pattern, priority: 0, captures: [], rest: nil)

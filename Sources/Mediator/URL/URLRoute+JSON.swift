@@ -28,7 +28,7 @@ extension URLRoute {
     }
 
     /// The members an entry may have.
-    private static let members = ["action", "pattern", "priority", "scheme", "target"]
+    private static let members = ["action", "host", "pattern", "priority", "scheme", "target"]
 
     /// Entry `number` (counted from 1) as a route.
     private static func route(_ entry: JSONValue, number: Int) throws(MediatorError) -> URLRoute {
@@ -47,13 +47,14 @@ extension URLRoute {
         guard let target = try string("target") else { throw invalidTable("route \(number): \"target\" is missing") }
         guard let action = try string("action") else { throw invalidTable("route \(number): \"action\" is missing") }
         let scheme = try string("scheme")
+        let host = try string("host")
         var priority = 0
         switch object["priority"] {
         case nil: break
         case .int(let value)?: priority = value
         default: throw invalidTable("route \(number): \"priority\" must be an integer")
         }
-        return URLRoute(pattern, target: target, action: action, scheme: scheme, priority: priority)
+        return URLRoute(pattern, target: target, action: action, scheme: scheme, host: host, priority: priority)
     }
 
     private static func invalidTable(_ reason: String) -> MediatorError {

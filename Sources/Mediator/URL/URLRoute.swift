@@ -16,6 +16,13 @@ public struct URLRoute: Sendable, Equatable, CustomStringConvertible {
     public var action: String
     /// The one scheme the route is for (compared ignoring case), or `nil` for every scheme.
     public var scheme: String?
+    /// The one server the route is for, such as `shop.example.com` (compared ignoring ASCII case),
+    /// or `nil` for links to any server and for custom-scheme links. A route with a host matches
+    /// only links whose host names a server (`http` and `https` links, and custom-scheme links
+    /// that ``URLPolicy/readsDottedHostsAsServers`` reads so) with that host, whatever their port
+    /// and user; its pattern is matched against the path alone. The routes for a link's host are
+    /// tried before the others: the universal links of several domains can share one mediator.
+    public var host: String?
     /// Decides between routes that match the same URL: the higher wins, before any precedence
     /// between segment kinds.
     public var priority: Int
@@ -41,20 +48,30 @@ public struct URLRoute: Sendable, Equatable, CustomStringConvertible {
     ///   - target: the target's short or full name.
     ///   - action: the action's short or full name.
     ///   - scheme: the one scheme the route is for, or `nil` for every scheme.
+    ///   - host: the one server the route is for (see ``host``), or `nil`.
     ///   - priority: the route's priority (default 0).
-    public init(_ pattern: String, target: String, action: String, scheme: String? = nil, priority: Int = 0) {
+    public init(_ pattern: String, target: String, action: String, scheme: String? = nil, host: String? = nil, priority: Int = 0) {
         self.pattern = pattern
         self.target = target
         self.action = action
         self.scheme = scheme
+        self.host = host
         self.priority = priority
     }
 
-    /// `[scheme] pattern -> Target/action (priority n)`; the scheme and priority only when set.
+    /// `[scheme] pattern -> Target/action (priority n)`, `[https://host] ...` or `[//host] ...` for a
+    /// route with a host (of one scheme or of every scheme); the scheme, host and priority only
+    /// when set.
     public var description: String {
-        let scheme = scheme.map { "[\(oneLine($0, limit: 60))] " } ?? ""
+        let place: String
+        switch (scheme, host) {
+        case (let scheme?, let host?): place = "[\(oneLine(scheme, limit: 60))://\(oneLine(host, limit: 100))] "
+        case (nil, let host?): place = "[//\(oneLine(host, limit: 100))] "
+        case (let scheme?, nil): place = "[\(oneLine(scheme, limit: 60))] "
+        case (nil, nil): place = ""
+        }
         let priority = priority == 0 ? "" : " (priority \(priority))"
-        return "\(scheme)\(oneLine(pattern, limit: 200)) -> \(oneLine(target, limit: 100))/\(oneLine(action, limit: 100))\(priority)"
+        return "\(place)\(oneLine(pattern, limit: 200)) -> \(oneLine(target, limit: 100))/\(oneLine(action, limit: 100))\(priority)"
     }
 }
 

@@ -81,7 +81,8 @@ struct Help {
           --routes FILE      adds the deep-link routes in FILE (Mediator.addRoutes(json:)), a JSON
                              array: [{"pattern": "/notes/:id<int>", "target": "Notes", "action":
                              "get"}, {"pattern": "/me", "target": "Accounts", "action": "whoAmI",
-                             "scheme": "app", "priority": 1}] ("scheme", "priority" optional)
+                             "scheme": "app", "priority": 1}] ("scheme", "host", "priority"
+                             optional)
                              for the run; open and batch URL lines follow them. The same file
                              rules as --redirects. A file that cannot be read, or is not such a
                              table (not JSON, a missing, unknown or mistyped member, a bad
@@ -138,17 +139,18 @@ struct Help {
             USAGE: \(name) routes [--json]
 
             Lists the deep-link routes (the program's, and those of --routes FILE) in the order a URL
-            is matched against them: each scheme's own routes (schemes sorted), then the routes for
-            every scheme (unless the program isolates the scheme); within those, the higher
-            priority first, then literal segments before typed placeholders (<int> before <float>,
-            which both take an integer) before untyped ones before "*", segment by segment, then
-            the order they were added. One route per line:
+            is matched against them: the routes with a host (hosts sorted), each scheme's own routes
+            (schemes sorted), then the routes for every scheme (unless the program isolates the
+            scheme); within those, the higher priority first, then literal segments before typed
+            placeholders (<int> before <float>, which both take an integer) before untyped ones
+            before "*", segment by segment, then the order they were added. One route per line:
               [scheme] pattern -> Target/action (priority n)
-            the scheme and the priority only when set (a pattern over 200 characters is cut). No
-            routes: the line "(no routes registered)".
-              --json    {"ok":true,"result":{"routes":[{"action":"get","pattern":"/notes/:id<int>",
-                        "priority":0,"scheme":null,"target":"Notes"}, ...]}} (in the same order;
-                        "routes":[] for none)
+            ([scheme://host] or [//host] for a route with a host), the scheme, host and priority
+            only when set (a pattern over 200 characters is cut). No routes: the line
+            "(no routes registered)".
+              --json    {"ok":true,"result":{"routes":[{"action":"get","host":null,"pattern":
+                        "/notes/:id<int>","priority":0,"scheme":null,"target":"Notes"}, ...]}}
+                        (in the same order; "routes":[] for none)
             Example: \(name) --routes routes.json routes
             """
         case "describe":

@@ -31,8 +31,9 @@ enum RoutesFile {
 struct RouteListing {
     let routes: [URLRoute]
 
-    /// `{"routes":[{"action":...,"pattern":...,"priority":0,"scheme":null,"target":...}, ...]}`:
-    /// every field, the scheme `null` when the route is for every scheme.
+    /// `{"routes":[{"action":...,"host":null,"pattern":...,"priority":0,"scheme":null,"target":...},
+    /// ...]}`: every field, the scheme `null` when the route is for every scheme, the host `null`
+    /// when the route has none.
     var json: JSONValue {
         .object([
             "routes": .array(
@@ -42,6 +43,7 @@ struct RouteListing {
                         "target": .string(route.target),
                         "action": .string(route.action),
                         "scheme": route.scheme.map(JSONValue.string) ?? .null,
+                        "host": route.host.map(JSONValue.string) ?? .null,
                         "priority": .int(route.priority),
                     ])
                 })
@@ -49,7 +51,8 @@ struct RouteListing {
     }
 
     /// One route per line, as `URLRoute.description` writes it: `[scheme] pattern ->
-    /// Target/action (priority n)`, the scheme and the priority only when set, text from the
+    /// Target/action (priority n)` (`[scheme://host]` or `[//host]` for a route with a host), the
+    /// scheme, host and priority only when set, text from the
     /// table escaped (and a pattern over 200 characters cut); `(no routes registered)` for none.
     var text: String {
         routes.isEmpty ? "(no routes registered)" : routes.map(\.description).joined(separator: "\n")

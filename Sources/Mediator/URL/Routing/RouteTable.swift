@@ -3,8 +3,8 @@
 /// table that nothing resets (``RouteTable/removeAll()`` carries it over), so another route never
 /// takes a key.
 package struct RouteKey: Sendable {
-    /// The scheme's key in the table.
-    let schemeKey: String
+    /// The key of the route's scheme and host in the table (``RouteTable/key(scheme:host:)``).
+    let tableKey: String
     /// The route's registration order.
     let order: Int
 }
@@ -23,7 +23,26 @@ struct RouteDestination: Sendable, Equatable {
 struct RouteTable {
     /// The key of the routes for every scheme.
     static let anyScheme = ""
-    /// The routes of each scheme (lowercased), and of every scheme under ``anyScheme``.
+    /// The key in the table of the routes for `scheme` (lowercased, or ``anyScheme``) and `host`
+    /// (lowercased, or `nil` for routes without a host): the scheme alone, or the scheme and the
+    /// host joined by `//`, which no scheme contains.
+    static func key(scheme: String, host: String?) -> String {
+        guard let host else { return scheme }
+        return scheme + "//" + host
+    }
+
+    /// The scheme (`nil` for every scheme) and host of a table key, as ``key(scheme:host:)`` made it.
+    static func parts(of key: String) -> (scheme: String?, host: String?) {
+        let bytes = Array(key.utf8)
+        guard let at = bytes.indices.dropLast().first(where: { bytes[$0] == UInt8(ascii: "/") && bytes[$0 + 1] == UInt8(ascii: "/") }) else {
+            return (key.isEmpty ? nil : key, nil)
+        }
+        let scheme = String(decoding: bytes[..<at], as: UTF8.self)
+        return (scheme.isEmpty ? nil : scheme, String(decoding: bytes[(at + 2)...], as: UTF8.self))
+    }
+
+    /// The routes of each scheme and host (``key(scheme:host:)``), and of every scheme under
+    /// ``anyScheme``.
     private(set) var builders: [String: RouteTrieBuilder<RouteDestination>] = [:]
     /// The tries of the routes as they are now; `nil` after a change until the next match.
     private(set) var snapshot: RouteSnapshot?
@@ -37,17 +56,18 @@ struct RouteTable {
     /// The registration order the next route gets, in whichever scheme.
     private var nextOrder = 0
 
-    /// A route ready to add: names canonical, scheme lowercased (or ``anyScheme``), pattern parsed.
+    /// A route ready to add: names canonical, scheme and host lowercased and keyed
+    /// (``key(scheme:host:)``), pattern parsed.
     struct Entry {
         let route: URLRoute
         let destination: RouteDestination
-        let schemeKey: String
+        let tableKey: String
         let pattern: RoutePattern
     }
 
     /// The most room the routes of one mediator may take: ``RoutePattern/size`` summed over the
     /// routes (one unit a route, one per segment of each variant, one per 32 bytes of a variant's
-    /// text), and ``schemeSize`` for each scheme that has routes (its own trie). It bounds what the
+    /// text), and ``schemeSize`` for each scheme, and each host, that has routes (its own trie). It bounds what the
     /// routes cost to store and to build into tries, whatever their shape: the DocC article
     /// DeepLinkRoutes has the measured costs.
     static let maximumSize = 500_000
@@ -68,13 +88,13 @@ struct RouteTable {
         var firstPast: (index: Int, size: Int)?
         var newSchemes = Set<String>()
         for (index, entry) in entries.enumerated() {
-            if builders[entry.schemeKey] == nil, newSchemes.insert(entry.schemeKey).inserted { size += Self.schemeSize }
+            if builders[entry.tableKey] == nil, newSchemes.insert(entry.tableKey).inserted { size += Self.schemeSize }
             var existing: String?
-            for earlier in seen[entry.schemeKey]?[entry.pattern.shapeHash] ?? [] where entries[earlier].pattern.shape == entry.pattern.shape {
+            for earlier in seen[entry.tableKey]?[entry.pattern.shapeHash] ?? [] where entries[earlier].pattern.shape == entry.pattern.shape {
                 existing = entries[earlier].route.pattern
                 break
             }
-            if existing == nil, let old = builders[entry.schemeKey]?.existing(entry.pattern) {
+            if existing == nil, let old = builders[entry.tableKey]?.existing(entry.pattern) {
                 if replacing {
                     size -= old.pattern.size
                 } else {
@@ -82,9 +102,14 @@ struct RouteTable {
                 }
             }
             if let existing {
-                return (index, Self.error(RouteError(pattern: entry.route.pattern, problem: .duplicateRoute(existing: existing)), scheme: entry.route.scheme))
+                return (
+                    index,
+                    Self.error(
+                        RouteError(pattern: entry.route.pattern, problem: .duplicateRoute(existing: existing)), scheme: entry.route.scheme,
+                        host: entry.route.host)
+                )
             }
-            seen[entry.schemeKey, default: [:]][entry.pattern.shapeHash, default: []].append(index)
+            seen[entry.tableKey, default: [:]][entry.pattern.shapeHash, default: []].append(index)
             size += entry.pattern.size
             if size > Self.maximumSize, firstPast == nil {
                 // Without replacing, the sum only grows: refused at once.
@@ -103,7 +128,7 @@ struct RouteTable {
         MediatorError(
             .invalidRoute,
             reason:
-                "route \"\(oneLine(route.pattern, limit: 200))\": the routes would take \(size) units of room or more (a unit per route, per segment of each variant once optional groups are expanded, per 32 bytes of a variant's text, and two per scheme), over the limit of \(maximumSize) for one mediator"
+                "route \"\(oneLine(route.pattern, limit: 200))\": the routes would take \(size) units of room or more (a unit per route, per segment of each variant once optional groups are expanded, per 32 bytes of a variant's text, and two per scheme or host), over the limit of \(maximumSize) for one mediator"
         )
     }
 
@@ -116,11 +141,11 @@ struct RouteTable {
         var keys: [RouteKey] = []
         keys.reserveCapacity(entries.count)
         for entry in entries {
-            var builder = builders.removeValue(forKey: entry.schemeKey) ?? RouteTrieBuilder()
+            var builder = builders.removeValue(forKey: entry.tableKey) ?? RouteTrieBuilder()
             if builder.count == 0 { size += Self.schemeSize }
             let before = (count: builder.count, size: builder.size)
             if let order = try? builder.add(entry.pattern, payload: entry.destination, priority: entry.route.priority, replacing: replacing, order: nextOrder) {
-                keys.append(RouteKey(schemeKey: entry.schemeKey, order: order))
+                keys.append(RouteKey(tableKey: entry.tableKey, order: order))
                 nextOrder += 1
             }
             count += builder.count - before.count
@@ -129,7 +154,7 @@ struct RouteTable {
                 size -= Self.schemeSize
                 continue
             }
-            builders[entry.schemeKey] = builder
+            builders[entry.tableKey] = builder
         }
         changed()
         return keys
@@ -140,11 +165,11 @@ struct RouteTable {
     mutating func remove(_ keys: [RouteKey]) -> Int {
         var removed = 0
         for key in keys {
-            guard var builder = builders.removeValue(forKey: key.schemeKey) else { continue }
+            guard var builder = builders.removeValue(forKey: key.tableKey) else { continue }
             let before = builder.size
             if builder.remove(order: key.order) { removed += 1 }
             size -= before - builder.size
-            if builder.count > 0 { builders[key.schemeKey] = builder } else { size -= Self.schemeSize }
+            if builder.count > 0 { builders[key.tableKey] = builder } else { size -= Self.schemeSize }
         }
         count -= removed
         if removed > 0 { changed() }
@@ -169,22 +194,23 @@ struct RouteTable {
     }
 
     /// The `MediatorError` for a pattern the engine refused.
-    static func error(_ error: RouteError, scheme: String?) -> MediatorError {
-        let forScheme = scheme.map { " (scheme \"\(oneLine($0, limit: 60))\")" } ?? ""
+    static func error(_ error: RouteError, scheme: String?, host: String? = nil) -> MediatorError {
+        var forScheme = scheme.map { " (scheme \"\(oneLine($0, limit: 60))\")" } ?? ""
+        if let host { forScheme += " (host \"\(oneLine(host, limit: 100))\")" }
         if case .duplicateRoute = error.problem {
             return MediatorError(.duplicateRoute, reason: "\(error)\(forScheme)")
         }
         return MediatorError(.invalidRoute, reason: "\(error)\(forScheme)")
     }
 
-    /// Removes the route of `schemeKey` that matches exactly the URLs `pattern` matches; `false`
+    /// Removes the route of `tableKey` that matches exactly the URLs `pattern` matches; `false`
     /// when there is none (or the pattern is malformed, so that no route can have it).
-    mutating func remove(_ pattern: String, schemeKey: String) -> Bool {
-        guard var builder = builders.removeValue(forKey: schemeKey) else { return false }
+    mutating func remove(_ pattern: String, tableKey: String) -> Bool {
+        guard var builder = builders.removeValue(forKey: tableKey) else { return false }
         let before = builder.size
         let removed = builder.remove(pattern)
         size -= before - builder.size
-        if builder.count > 0 { builders[schemeKey] = builder } else { size -= Self.schemeSize }
+        if builder.count > 0 { builders[tableKey] = builder } else { size -= Self.schemeSize }
         guard removed else { return false }
         count -= 1
         changed()
@@ -203,24 +229,43 @@ struct RouteTable {
 
 /// The routes' tries at one moment: immutable, shared by every match until the routes change.
 final class RouteSnapshot: Sendable {
-    /// The trie of each scheme's routes, and of every scheme's under ``RouteTable/anyScheme``.
+    /// The trie of each scheme's and host's routes (``RouteTable/key(scheme:host:)``), and of
+    /// every scheme's under ``RouteTable/anyScheme``.
     let tries: [String: RouteTrie<RouteDestination>]
     /// The trie of the routes for every scheme, kept apart: every match that the URL's own scheme
     /// does not answer reads it, and a lookup by the empty string costs a hash.
     private let anyScheme: RouteTrie<RouteDestination>?
     /// Whether any scheme has routes of its own (when none has, its lookup is skipped).
     private let hasSchemeRoutes: Bool
+    /// Whether any route has a host (when none has, a link's host is not even read).
+    let hasHostRoutes: Bool
 
     init(tries: [String: RouteTrie<RouteDestination>]) {
         self.tries = tries
         anyScheme = tries[RouteTable.anyScheme]
-        hasSchemeRoutes = tries.keys.contains { !$0.isEmpty }
+        hasHostRoutes = tries.keys.contains { RouteTable.parts(of: $0).host != nil }
+        hasSchemeRoutes = tries.keys.contains { !$0.isEmpty && RouteTable.parts(of: $0).host == nil }
     }
 
-    /// The route `segments` match for `scheme` (lowercased): the scheme's own routes first, then
-    /// the routes for every scheme, unless the scheme has routes of its own and is one of
-    /// `isolated` (lowercased).
-    func match<Text: RouteSegmentText>(scheme: String, _ segments: [Text], isolated: Set<String>) -> RouteMatch<RouteDestination>? {
+    /// The trie for routes with the host `server` (lowercased) and `scheme`, then for routes with
+    /// that host and every scheme; `nil` for a link with no server, or when no route has a host.
+    @inline(never)
+    private func hostTries(scheme: String, server: String?) -> (RouteTrie<RouteDestination>?, RouteTrie<RouteDestination>?) {
+        guard hasHostRoutes, let server else { return (nil, nil) }
+        return (tries[RouteTable.key(scheme: scheme, host: server)], tries[RouteTable.key(scheme: RouteTable.anyScheme, host: server)])
+    }
+
+    /// The route `segments` match for `scheme` (lowercased) and the link's `server` (its host,
+    /// lowercased, when it names a server): the routes for that server (of the scheme, then of
+    /// every scheme) first, then the scheme's own routes, then the routes for every scheme, unless
+    /// the scheme has routes of its own and is one of `isolated` (lowercased).
+    func match<Text: RouteSegmentText>(
+        scheme: String, server: String? = nil, _ segments: [Text], isolated: Set<String>
+    ) -> RouteMatch<RouteDestination>? {
+        if hasHostRoutes {
+            let (own, any) = hostTries(scheme: scheme, server: server)
+            if let match = own?.match(segments) ?? any?.match(segments) { return match }
+        }
         if hasSchemeRoutes, let own = tries[scheme] {
             if let match = own.match(segments) { return match }
             guard !isolated.contains(scheme) else { return nil }
@@ -228,11 +273,15 @@ final class RouteSnapshot: Sendable {
         return anyScheme?.match(segments)
     }
 
-    /// The destination and pattern of the route ``match(scheme:_:isolated:)`` would return,
+    /// The destination and pattern of the route ``match(scheme:server:_:isolated:)`` would return,
     /// capturing nothing.
     func destination<Text: RouteSegmentText>(
-        scheme: String, _ segments: [Text], isolated: Set<String>
+        scheme: String, server: String? = nil, _ segments: [Text], isolated: Set<String>
     ) -> (payload: RouteDestination, pattern: String)? {
+        if hasHostRoutes {
+            let (own, any) = hostTries(scheme: scheme, server: server)
+            if let found = own?.destination(segments) ?? any?.destination(segments) { return found }
+        }
         if hasSchemeRoutes, let own = tries[scheme] {
             if let found = own.destination(segments) { return found }
             guard !isolated.contains(scheme) else { return nil }
@@ -240,14 +289,22 @@ final class RouteSnapshot: Sendable {
         return anyScheme?.destination(segments)
     }
 
-    /// Every route in match order: each scheme's (schemes sorted), then those for every scheme.
+    /// Every route in match order: the routes with a host (hosts sorted; for each, a scheme's
+    /// before those for every scheme), then each scheme's (schemes sorted), then those for every
+    /// scheme.
     var listing: [URLRoute] {
         var listed: [URLRoute] = []
-        for scheme in tries.keys.sorted(by: { ($0.isEmpty ? 1 : 0, $0) < ($1.isEmpty ? 1 : 0, $1) }) {
-            for route in tries[scheme]?.routes ?? [] {
+        let keys = tries.keys.map { key in (key: key, parts: RouteTable.parts(of: key)) }
+        let ordered = keys.sorted { lhs, rhs in
+            let left = (lhs.parts.host == nil ? 1 : 0, lhs.parts.host ?? "", lhs.parts.scheme == nil ? 1 : 0, lhs.parts.scheme ?? "")
+            let right = (rhs.parts.host == nil ? 1 : 0, rhs.parts.host ?? "", rhs.parts.scheme == nil ? 1 : 0, rhs.parts.scheme ?? "")
+            return left < right
+        }
+        for (key, parts) in ordered {
+            for route in tries[key]?.routes ?? [] {
                 listed.append(
                     URLRoute(
-                        route.pattern, target: route.payload.target, action: route.payload.action, scheme: scheme.isEmpty ? nil : scheme,
+                        route.pattern, target: route.payload.target, action: route.payload.action, scheme: parts.scheme, host: parts.host,
                         priority: route.priority))
             }
         }
