@@ -39,7 +39,8 @@ enum RouteFuzz {
     /// groups, trailing `*` (bare and inside a group), priorities above and below the default, a
     /// route for one scheme over one for every scheme with the same pattern, a route to a
     /// local-only action, to an action with declared params, to an unregistered target and to a
-    /// missing action, the empty path, and a literal that is not ASCII.
+    /// missing action, the empty path, a literal that is not ASCII, and routes for one server
+    /// (one of them for `https` only, with the pattern of a route for every server).
     static let fixtureRoutes: [URLRoute] = [
         URLRoute("/user/me", target: "Users", action: "me"),
         URLRoute("/user/:id<int>", target: "Users", action: "profile"),
@@ -63,6 +64,9 @@ enum RouteFuzz {
         URLRoute("/", target: "Home", action: "index"),
         URLRoute("/deep/:a/:b<alpha>/:c<uuid>/:d<int>/*", target: "Deep", action: "walk"),
         URLRoute("/caf\u{E9}/a b/:item", target: "Cafe", action: "item"),
+        URLRoute("/shop/:id<int>", target: "Shop", action: "item", host: "shop.example.com"),
+        URLRoute("/user/me", target: "Shop", action: "home", scheme: "https", host: "Shop.Example.com"),
+        URLRoute("/user/:name", target: "Shop", action: "user", host: "example.com"),
     ]
 
     /// The fixture's actions by target: each answers a ``Reached``, except `Admin/secret`
@@ -71,7 +75,7 @@ enum RouteFuzz {
     static let fixtureTargets: [(name: String, actions: [String])] = [
         ("Users", ["me", "profile", "post", "byName", "byAmount", "byUUID", "bySlug"]),
         ("Search", ["find"]), ("Files", ["open", "byName"]), ("Promo", ["any", "summer"]), ("Settings", ["app", "deep", "web"]),
-        ("Home", ["index"]), ("Deep", ["walk"]), ("Cafe", ["item"]), ("Fuzzed", ["hit"]),
+        ("Home", ["index"]), ("Deep", ["walk"]), ("Cafe", ["item"]), ("Fuzzed", ["hit"]), ("Shop", ["item", "home", "user"]),
     ]
 
     /// The errors a URL call may end in.
@@ -421,7 +425,17 @@ enum RouteFuzz {
         }
         let scheme = expectedScheme(url)
         let candidates = routes.filter { sameBytes($0.pattern, route) }
-        guard let chosen = candidates.first(where: { $0.scheme == scheme }) ?? candidates.first(where: { $0.scheme == nil }) else {
+        // The routes for the URL's server first, when the harness can tell it (else any of them
+        // that leads where the call went).
+        let found: URLRoute?
+        switch modelServer(url) {
+        case .some(let server):
+            let tiers: [(scheme: String?, host: String?)] = (server.map { [(scheme, $0), (nil, $0)] } ?? []) + [(scheme, nil), (nil, nil)]
+            found = tiers.lazy.compactMap { tier in candidates.first { $0.scheme == tier.scheme && $0.host == tier.host } }.first
+        case .none:
+            found = candidates.first { $0.target == reached.target && $0.action == reached.action }
+        }
+        guard let chosen = found else {
             fatalError("\(shown) reached \(reached.target)/\(reached.action) by \(route.debugDescription), which is not a route for \(scheme)")
         }
         if chosen.target != reached.target || chosen.action != reached.action {
@@ -506,10 +520,28 @@ enum RouteFuzz {
         }
     }
 
-    /// The segments routes see in a URL of a custom scheme with no percent sign, fragment or
-    /// capital letter in its host: the host, then the path split on `/` (one trailing `/` dropped),
-    /// the query cut off. `nil` for any other URL (the model does not decode or fold case).
-    static func modelPath(_ url: String) -> (scheme: String, segments: [[UInt8]])? {
+    /// The server of a URL whose host routes may match, as the harness reads it: for `http` and
+    /// `https`, an authority of letters, digits, `.` and `-` alone, lowercased (`.some(nil)` for a
+    /// custom scheme, whose host is a segment); `nil` when it cannot tell (a user, a port, a
+    /// percent sign or any other byte in the authority).
+    static func modelServer(_ url: String) -> String?? {
+        let scheme = expectedScheme(url)
+        guard scheme == "http" || scheme == "https" else { return .some(nil) }
+        let bytes = Array(url.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[(colon + 1)...].starts(with: Array("//".utf8)) else { return nil }
+        let authority = bytes[(colon + 3)...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        guard !authority.isEmpty,
+            authority.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 || $0 == 46 })
+        else { return nil }
+        return .some(asciiLowercased(String(decoding: authority, as: UTF8.self)))
+    }
+
+    /// The segments routes see in a URL with no percent sign or fragment: for a custom scheme
+    /// with no capital letter in its host, the host, then the path split on `/` (one trailing `/`
+    /// dropped); for `http` and `https` with a server ``modelServer(_:)`` can tell, the path alone,
+    /// and the server; the query cut off. `nil` for any other URL (the model does not decode or
+    /// fold case).
+    static func modelPath(_ url: String) -> (scheme: String, server: String?, segments: [[UInt8]])? {
         let bytes = Array(url.utf8)
         guard !bytes.contains(UInt8(ascii: "%")), !bytes.contains(UInt8(ascii: "#")),
             let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, bytes[(colon + 1)...].starts(with: Array("//".utf8)),
@@ -517,13 +549,21 @@ enum RouteFuzz {
             bytes[..<colon].allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 43 || $0 == 45 || $0 == 46 })
         else { return nil }
         let scheme = expectedScheme(url)
-        if scheme == "http" || scheme == "https" { return nil }
         var rest = bytes[(colon + 3)...]
         if let question = rest.firstIndex(of: UInt8(ascii: "?")) { rest = rest[..<question] }
+        if scheme == "http" || scheme == "https" {
+            guard case .some(let server?) = modelServer(url) else { return nil }
+            var path = rest.drop { $0 != UInt8(ascii: "/") }
+            if path.count <= 1 { return (scheme, server, []) }
+            path = path.dropFirst()
+            if path.last == UInt8(ascii: "/") { path = path.dropLast() }
+            let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Array($0) }
+            return segments.count <= 64 ? (scheme, server, segments) : nil
+        }
         var segments = rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { Array($0) }
         guard let host = segments.first, !host.isEmpty, !host.contains(where: { (65...90).contains($0) }) else { return nil }
         if segments.count > 1, segments.last == [] { segments.removeLast() }
-        return segments.count <= 64 ? (scheme, segments) : nil
+        return segments.count <= 64 ? (scheme, nil, segments) : nil
     }
 
     /// The ranks of the variant's segments if it matches `path`, else `nil`.
@@ -540,13 +580,16 @@ enum RouteFuzz {
         return variant.count == path.count ? variant.map(\.rank) : nil
     }
 
-    /// The fixture route the model says `url` reaches: the URL's own scheme's routes before those
-    /// for every scheme; then the highest priority; then the best kinds segment by segment (a
-    /// shorter sequence first when one is the other's start); then registration order.
-    static func modelRoute(_ scheme: String, _ path: [[UInt8]]) -> URLRoute? {
-        for own in [true, false] {
+    /// The fixture route the model says `url` reaches: the routes for its server (the URL's own
+    /// scheme's, then those for every scheme), then the URL's own scheme's routes, then those for
+    /// every scheme; among them the highest priority; then the best kinds segment by segment (a
+    /// shorter sequence first when one is the other's start); then registration order. Hosts
+    /// are compared ignoring ASCII case.
+    static func modelRoute(_ scheme: String, server: String?, _ path: [[UInt8]]) -> URLRoute? {
+        let tiers: [(scheme: String?, host: String?)] = (server.map { [(scheme, $0), (nil, $0)] } ?? []) + [(scheme, nil), (nil, nil)]
+        for tier in tiers {
             var best: (route: URLRoute, ranks: [Int])?
-            for (route, variants) in model where own ? route.scheme == scheme : route.scheme == nil {
+            for (route, variants) in model where route.scheme == tier.scheme && route.host.map(asciiLowercased) == tier.host {
                 for ranks in variants.compactMap({ modelMatch($0, path) }) {
                     guard let current = best else {
                         best = (route, ranks)
@@ -569,8 +612,8 @@ enum RouteFuzz {
     /// route's destination makes it fail (an unregistered target or action, a local-only action,
     /// declared params refusing the call; or a query the URL rules refuse).
     static func checkAgainstModel(_ url: String, _ outcome: Outcome) {
-        guard let (scheme, path) = modelPath(url) else { return }
-        let expected = modelRoute(scheme, path)
+        guard let (scheme, server, path) = modelPath(url) else { return }
+        let expected = modelRoute(scheme, server: server, path)
         let shown = url.debugDescription
         switch outcome {
         case .reached(let reached):
