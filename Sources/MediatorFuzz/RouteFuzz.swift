@@ -6,14 +6,19 @@ import Mediator
 /// a URL. Each check stops the process (`fatalError`), which libFuzzer records as a crash.
 ///
 /// The first byte of an input is a selector:
-/// - bits 0-1, the mode: 0 and 1, the rest is a URL; 2, the rest is a pattern, a NUL byte and a URL;
-///   3, the rest is a JSON route table, a NUL byte and a URL.
+/// - bits 0-1, the mode: 0, the rest is a URL; 1, the rest is a second selector byte and a URL;
+///   2, the rest is a pattern, a NUL byte and a URL; 3, the rest is a JSON route table, a NUL byte
+///   and a URL.
 /// - bits 2-4, the URL policy's options: `decodesPlusAsSpace`, `matchesHostIgnoringCase`,
 ///   `allowsEmptyAuthority`.
 /// - bit 5: for a URL, an unmatched-URL handler that answers every URL it is asked about; for a
 ///   pattern or a table, register it with `replacing: true`.
 /// - bit 6 (pattern): the route is for the scheme `myapp` only, instead of every scheme.
 /// - bit 7 (pattern): priority 100 (above every fixture route) instead of -1.
+///
+/// The second selector byte (mode 1), bits 0-2: more of the URL policy's options,
+/// `decodesPlusAsSpaceInPaths`, `readsDottedHostsAsServers`, and `isolatedSchemes` holding
+/// `myapp` (the scheme of the fixture's scheme-specific routes).
 enum RouteFuzz {
     /// What every reachable fixture action answers: which action ran and with which params, so
     /// that the harness checks them against the URL after the call.
@@ -93,8 +98,11 @@ enum RouteFuzz {
     /// The in-process params of `call(url:params:)`: an ordinary key and every reserved one.
     static let extra: Params = Params(Dictionary(uniqueKeysWithValues: (["ctx"] + URLRoute.reservedKeys.sorted()).map { ($0, marker as any Sendable) }))
 
-    /// One mediator per policy (bits 2-4) and handler (bit 5) combination, built on first use.
-    static let fixtures: [Mediator] = (0..<16).map { makeFixture(options: UInt8($0 & 7), answersUnmatched: $0 >= 8) }
+    /// One mediator per combination of the policy's options (bits 2-4), the handler (bit 5) and the
+    /// second selector byte's options (its bits 0-2).
+    static let fixtures: [Mediator] = (0..<128).map {
+        makeFixture(options: UInt8($0 & 7), more: UInt8($0 >> 4), answersUnmatched: $0 & 8 != 0)
+    }
 
     /// Runs one input (see the type's comment for its layout).
     static func run(_ bytes: [UInt8]) {
@@ -104,8 +112,10 @@ enum RouteFuzz {
         let bit5 = selector & 0x20 != 0
         switch selector & 3 {
         case 0, 1:
-            let mediator = fixtures[Int(options) + (bit5 ? 8 : 0)]
-            check(url: String(decoding: input, as: UTF8.self), on: mediator, answersUnmatched: bit5, fixtureOnly: true)
+            let more = selector & 3 == 1 ? (input.first ?? 0) & 7 : 0
+            let url = selector & 3 == 1 ? Array(input.dropFirst()) : input
+            let mediator = fixtures[Int(options) + (bit5 ? 8 : 0) + Int(more) * 16]
+            check(url: String(decoding: url, as: UTF8.self), on: mediator, answersUnmatched: bit5, fixtureOnly: true)
         case 2:
             let (pattern, url) = split(input)
             fuzzPattern(
@@ -126,8 +136,9 @@ enum RouteFuzz {
     // MARK: - The fixture
 
     /// A mediator with the fixture's targets and routes, the policy options `options` (bits 0-2)
-    /// and, when `answersUnmatched`, a handler that answers every URL it is asked about.
-    static func makeFixture(options: UInt8, answersUnmatched: Bool) -> Mediator {
+    /// and `more` (the second selector byte's bits 0-2) and, when `answersUnmatched`, a handler
+    /// that answers every URL it is asked about.
+    static func makeFixture(options: UInt8, more: UInt8 = 0, answersUnmatched: Bool) -> Mediator {
         let mediator = Mediator()
         do {
             for (name, actions) in fixtureTargets {
@@ -150,6 +161,9 @@ enum RouteFuzz {
         policy.decodesPlusAsSpace = options & 1 != 0
         policy.matchesHostIgnoringCase = options & 2 != 0
         policy.allowsEmptyAuthority = options & 4 != 0
+        policy.decodesPlusAsSpaceInPaths = more & 1 != 0
+        policy.readsDottedHostsAsServers = more & 2 != 0
+        policy.isolatedSchemes = more & 4 != 0 ? ["myapp"] : []
         mediator.urlPolicy = policy
         if answersUnmatched {
             mediator.unmatchedURLHandler = { unmatched in .answer(Unmatched(url: unmatched.url, scheme: unmatched.scheme)) }
@@ -186,7 +200,7 @@ enum RouteFuzz {
         if !(after == before + 1 || (replacing && after == before)) {
             fatalError("\(before) routes became \(after) after adding \(pattern.debugDescription) (replacing: \(replacing))")
         }
-        let listed = mediator.routes.filter { sameBytes($0.pattern, pattern) && $0.scheme == scheme }
+        let listed = mediator.routes.filter { sameBytes($0.pattern, pattern) && $0.scheme == scheme && $0.host == nil }
         if listed.count != 1 || listed[0].target != "Fuzzed" || listed[0].action != "hit" || listed[0].priority != priority {
             fatalError("route \(pattern.debugDescription) is listed as \(listed)")
         }
@@ -342,6 +356,7 @@ enum RouteFuzz {
     /// the unmatched-URL handler only answers what nothing else does.
     static func check(url: String, on mediator: Mediator, answersUnmatched: Bool, fixtureOnly: Bool) {
         let routes = mediator.routes
+        let readsDotted = mediator.urlPolicy.readsDottedHostsAsServers
         let canOpen = mediator.canOpen(url)
         let opened = mediator.open(url)
         let plain = outcome(url) { () throws(MediatorError) in try mediator.callNow(url: url) }
@@ -363,7 +378,7 @@ enum RouteFuzz {
                 if unmatched.scheme != expectedScheme(url) { fatalError("the handler got the scheme \(unmatched.scheme.debugDescription) for \(shown)") }
                 if canOpen { fatalError("canOpen is true for \(shown), which only the handler answered") }
             case .reached(let reached):
-                check(reached, url: url, routes: routes, fixtureOnly: fixtureOnly, withExtra: withExtra)
+                check(reached, url: url, routes: routes, readsDotted: readsDotted, fixtureOnly: fixtureOnly, withExtra: withExtra)
             }
         }
 
@@ -378,7 +393,7 @@ enum RouteFuzz {
             break
         }
         if (opened == nil) != (plain.failure != nil) { fatalError("open and call(url:) disagree on \(shown)") }
-        if fixtureOnly { checkAgainstModel(url, plain) }
+        if fixtureOnly { checkAgainstModel(url, plain, policy: mediator.urlPolicy) }
 
         switch (plain, withParams) {
         case (.reached(let first), .reached(let second)):
@@ -410,7 +425,7 @@ enum RouteFuzz {
     /// `@`-key but those the in-process params passed. With in-process params, their ordinary
     /// keys hold their values, except at `Calc/square`, which declares its params: a URL call's
     /// action gets only those (the default policy drops the others, in-process ones included).
-    static func check(_ reached: Reached, url: String, routes: [URLRoute], fixtureOnly: Bool, withExtra: Bool) {
+    static func check(_ reached: Reached, url: String, routes: [URLRoute], readsDotted: Bool, fixtureOnly: Bool, withExtra: Bool) {
         let shown = url.debugDescription
         let params = reached.params
         let declaresParams = reached.target == "Calc"
@@ -428,7 +443,7 @@ enum RouteFuzz {
         // The routes for the URL's server first, when the harness can tell it (else any of them
         // that leads where the call went).
         let found: URLRoute?
-        switch modelServer(url) {
+        switch modelServer(url, readsDotted: readsDotted) {
         case .some(let server):
             let tiers: [(scheme: String?, host: String?)] = (server.map { [(scheme, $0), (nil, $0)] } ?? []) + [(scheme, nil), (nil, nil)]
             found = tiers.lazy.compactMap { tier in candidates.first { $0.scheme == tier.scheme && $0.host == tier.host } }.first
@@ -521,27 +536,30 @@ enum RouteFuzz {
     }
 
     /// The server of a URL whose host routes may match, as the harness reads it: for `http` and
-    /// `https`, an authority of letters, digits, `.` and `-` alone, lowercased (`.some(nil)` for a
-    /// custom scheme, whose host is a segment); `nil` when it cannot tell (a user, a port, a
-    /// percent sign or any other byte in the authority).
-    static func modelServer(_ url: String) -> String?? {
+    /// `https`, an authority of letters, digits, `.` and `-` alone, lowercased; for a custom
+    /// scheme, the same when `readsDotted` (``URLPolicy/readsDottedHostsAsServers``) and it holds a
+    /// `.` or is `localhost`, else `.some(nil)` (the host is a segment); `nil` when it cannot tell
+    /// (a user, a port, a percent sign or any other byte in the authority).
+    static func modelServer(_ url: String, readsDotted: Bool) -> String?? {
         let scheme = expectedScheme(url)
-        guard scheme == "http" || scheme == "https" else { return .some(nil) }
+        let isWeb = scheme == "http" || scheme == "https"
+        guard isWeb || readsDotted else { return .some(nil) }
         let bytes = Array(url.utf8)
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[(colon + 1)...].starts(with: Array("//".utf8)) else { return nil }
         let authority = bytes[(colon + 3)...].prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
-        guard !authority.isEmpty,
-            authority.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 || $0 == 46 })
+        guard authority.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 || $0 == 46 })
         else { return nil }
-        return .some(asciiLowercased(String(decoding: authority, as: UTF8.self)))
+        let host = asciiLowercased(String(decoding: authority, as: UTF8.self))
+        if isWeb { return host.isEmpty ? nil : .some(host) }
+        return host.utf8.contains(UInt8(ascii: ".")) || host == "localhost" ? .some(host) : .some(nil)
     }
 
     /// The segments routes see in a URL with no percent sign or fragment: for a custom scheme
     /// with no capital letter in its host, the host, then the path split on `/` (one trailing `/`
-    /// dropped); for `http` and `https` with a server ``modelServer(_:)`` can tell, the path alone,
+    /// dropped); for a server ``modelServer(_:readsDotted:)`` can tell, the path alone,
     /// and the server; the query cut off. `nil` for any other URL (the model does not decode or
     /// fold case).
-    static func modelPath(_ url: String) -> (scheme: String, server: String?, segments: [[UInt8]])? {
+    static func modelPath(_ url: String, policy: URLPolicy) -> (scheme: String, server: String?, segments: [[UInt8]])? {
         let bytes = Array(url.utf8)
         guard !bytes.contains(UInt8(ascii: "%")), !bytes.contains(UInt8(ascii: "#")),
             let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, bytes[(colon + 1)...].starts(with: Array("//".utf8)),
@@ -551,8 +569,14 @@ enum RouteFuzz {
         let scheme = expectedScheme(url)
         var rest = bytes[(colon + 3)...]
         if let question = rest.firstIndex(of: UInt8(ascii: "?")) { rest = rest[..<question] }
-        if scheme == "http" || scheme == "https" {
-            guard case .some(let server?) = modelServer(url) else { return nil }
+        // A `+` the policy may read as a space in the path: the model does not decode.
+        if policy.decodesPlusAsSpaceInPaths && rest.contains(UInt8(ascii: "+")) { return nil }
+        let server: String?
+        switch modelServer(url, readsDotted: policy.readsDottedHostsAsServers) {
+        case .some(let known): server = known
+        case .none: return nil
+        }
+        if let server {
             var path = rest.drop { $0 != UInt8(ascii: "/") }
             if path.count <= 1 { return (scheme, server, []) }
             path = path.dropFirst()
@@ -585,8 +609,11 @@ enum RouteFuzz {
     /// every scheme; among them the highest priority; then the best kinds segment by segment (a
     /// shorter sequence first when one is the other's start); then registration order. Hosts
     /// are compared ignoring ASCII case.
-    static func modelRoute(_ scheme: String, server: String?, _ path: [[UInt8]]) -> URLRoute? {
-        let tiers: [(scheme: String?, host: String?)] = (server.map { [(scheme, $0), (nil, $0)] } ?? []) + [(scheme, nil), (nil, nil)]
+    static func modelRoute(_ scheme: String, server: String?, _ path: [[UInt8]], isolated: Set<String>) -> URLRoute? {
+        // An isolated scheme with routes of its own never reaches the routes for every scheme.
+        let ownRoutes = fixtureRoutes.contains { $0.scheme == scheme && $0.host == nil }
+        let global: [(scheme: String?, host: String?)] = isolated.contains(scheme) && ownRoutes ? [] : [(nil, nil)]
+        let tiers: [(scheme: String?, host: String?)] = (server.map { [(scheme, $0), (nil, $0)] } ?? []) + [(scheme, nil)] + global
         for tier in tiers {
             var best: (route: URLRoute, ranks: [Int])?
             for (route, variants) in model where route.scheme == tier.scheme && route.host.map(asciiLowercased) == tier.host {
@@ -611,9 +638,9 @@ enum RouteFuzz {
     /// the model's; with no route reached, the model finds none, or the call failed as the model's
     /// route's destination makes it fail (an unregistered target or action, a local-only action,
     /// declared params refusing the call; or a query the URL rules refuse).
-    static func checkAgainstModel(_ url: String, _ outcome: Outcome) {
-        guard let (scheme, server, path) = modelPath(url) else { return }
-        let expected = modelRoute(scheme, server: server, path)
+    static func checkAgainstModel(_ url: String, _ outcome: Outcome, policy: URLPolicy) {
+        guard let (scheme, server, path) = modelPath(url, policy: policy) else { return }
+        let expected = modelRoute(scheme, server: server, path, isolated: policy.isolatedSchemes)
         let shown = url.debugDescription
         switch outcome {
         case .reached(let reached):
