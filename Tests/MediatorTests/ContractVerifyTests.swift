@@ -131,7 +131,7 @@ struct ContractVerifyTests {
             ])
     }
 
-    @Test("Typed params or a result required of an action that declares none: invalidParameter or resultTypeMismatch")
+    @Test("Typed params or a result required of an action that declares none: undeclaredContract")
     func undeclared() throws {
         let world = try VerifyWorld()
         world.mediator.require(
@@ -143,7 +143,7 @@ struct ContractVerifyTests {
                 #"Notes/raw: Feed reads its result as string, but the action declares no result; declare it"#,
                 #"Notes/raw: Feed requires it with typed params, but the action declares none; declare its params"#,
             ])
-        #expect(problems.map(\.code) == [.resultTypeMismatch, .invalidParameter])
+        #expect(problems.map(\.code) == [.undeclaredContract, .undeclaredContract])
     }
 
     @Test("A default of the wrong type or out of range: invalidParameter, with the reason")

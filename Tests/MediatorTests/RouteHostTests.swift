@@ -127,3 +127,63 @@ struct RouteHostTests {
         #expect(mediator.routes.count == 1)
     }
 }
+
+@Suite("Deep links: the server a link names, read as written")
+struct RouteServerNameTests {
+    /// A route for `example.com` alone.
+    private func paying() throws -> Mediator {
+        let mediator = try urlTestMediator()
+        try mediator.route("/pay/:id", to: "Other", action: "ping", host: "example.com")
+        return mediator
+    }
+
+    @Test(
+        "An encoded @ or :, a backslash or an IP literal names no server a route has; user and port are cut as written",
+        .bug(id: "a link to another server reached a host's routes"))
+    func userAndPortAsWritten() throws {
+        let mediator = try paying()
+        for url in [
+            "https://evil.test%40example.com/pay/1", "https://example.com%3Aevil.test/pay/1", "https://evil.test\\@example.com/pay/1",
+            "https://example.com%2Fx/pay/1", "https://[::1]/pay/1", "https://:443/pay/1", "https://example.com@/pay/1",
+        ] {
+            #expect(!mediator.canOpen(url), "\(url)")
+            #expect(mediator.open(url) == nil, "\(url)")
+            #expect(throws: MediatorError.self, "\(url)") { try mediator.validate(url: url) }
+        }
+        for url in ["https://ada:secret@example.com:8443/pay/1", "https://ex%61mple.com/pay/1", "https://EXAMPLE.com./pay/1"] {
+            #expect(mediator.open(url) as? String == "pong", "\(url)")
+        }
+    }
+
+    @Test("A route's host loses one trailing dot; removeRoute refuses a scheme or host no route can have")
+    func routeHostNormalised() throws {
+        let mediator = try urlTestMediator()
+        try mediator.route("/pay/:id", to: "Other", action: "ping", scheme: "https", host: "Example.com.")
+        #expect(mediator.routes.map(\.description) == ["[https://example.com] /pay/:id -> Other/ping"])
+        #expect(!mediator.removeRoute("/pay/:id", scheme: "https//example.com"))
+        #expect(!mediator.removeRoute("/pay/:id", scheme: "//example.com"))
+        #expect(!mediator.removeRoute("/pay/:id", scheme: "https", host: "example.com:443"))
+        #expect(mediator.removeRoute("/pay/:id", scheme: "HTTPS", host: "example.COM."))
+    }
+
+    @Test("readsDottedHostsAsServers reads the host without user and port")
+    func dottedHostWithoutUserAndPort() throws {
+        let mediator = try urlTestMediator()
+        mediator.urlPolicy.readsDottedHostsAsServers = true
+        try mediator.route("/x", to: "Other", action: "ping", host: "localhost")
+        try mediator.route("/x", to: "Echo", action: "echo", host: "profile")
+        #expect(mediator.open("myapp://localhost:8080/x") as? String == "pong")
+        #expect(mediator.open("myapp://user@localhost/x") as? String == "pong")
+        // A dot in the user does not make the host a server: "profile" is the first segment.
+        #expect(!mediator.canOpen("myapp://a.b@profile/x"))
+    }
+
+    @Test("The routes listing, as JSON entries with null for what a route lacks, is a route table")
+    func listingIsATable() throws {
+        let mediator = try urlTestMediator()
+        try mediator.addRoutes(
+            json: #"[{"action":"ping","host":null,"pattern":"/a","priority":0,"scheme":null,"target":"Other"},"#
+                + #"{"action":"echo","host":"example.com","pattern":"/b","priority":2,"scheme":"https","target":"Echo"}]"#)
+        #expect(mediator.routes.map(\.description) == ["[https://example.com] /b -> Echo/echo (priority 2)", "/a -> Other/ping"])
+    }
+}

@@ -42,8 +42,9 @@ extension Mediator {
     /// |---|---|
     /// | ``MediatorError/Code/targetNotFound`` | a required target is not registered |
     /// | ``MediatorError/Code/actionNotFound`` | a required action is not registered, or its redirects never reach an action |
-    /// | ``MediatorError/Code/invalidParameter`` | the params a requirement sends do not match those the action declares (or it declares none), or an action's declared params contradict each other |
-    /// | ``MediatorError/Code/resultTypeMismatch`` | the result a requirement reads does not match the one the action declares (or it declares none) |
+    /// | ``MediatorError/Code/invalidParameter`` | the params a requirement sends do not match those the action declares, or an action's declared params or result contradict each other |
+    /// | ``MediatorError/Code/resultTypeMismatch`` | the result a requirement reads does not match the one the action declares |
+    /// | ``MediatorError/Code/undeclaredContract`` | a requirement sends typed params or reads a typed result, and the action declares none |
     /// | ``MediatorError/Code/invalidName`` | a requirement's name, a param's name, or a key registered under another target |
     ///
     /// - Returns: every problem found, sorted by target and action; empty when all is well.
@@ -243,7 +244,7 @@ enum Verification {
             if let declared = contract?.parameters {
                 messages += compare(sent: sent, declared: declared, interceptors: interceptors).map { (.invalidParameter, "\(module) \($0)") }
             } else {
-                messages.append((.invalidParameter, "\(module) requires it with typed params, but the action declares none; declare its params"))
+                messages.append((.undeclaredContract, "\(module) requires it with typed params, but the action declares none; declare its params"))
             }
         }
         if let read = requirement.result {
@@ -252,7 +253,7 @@ enum Verification {
                     messages.append((.resultTypeMismatch, "\(module) reads \(mismatch)"))
                 }
             } else {
-                messages.append((.resultTypeMismatch, "\(module) reads its result as \(read), but the action declares no result; declare it"))
+                messages.append((.undeclaredContract, "\(module) reads its result as \(read), but the action declares no result; declare it"))
             }
         }
         return messages

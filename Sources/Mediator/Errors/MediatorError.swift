@@ -91,12 +91,16 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         /// A URL route pattern is malformed (``Mediator/route(_:to:action:scheme:host:priority:replacing:)``
         /// or a route table); the reason names the pattern and what is wrong with it.
         public static let invalidRoute = Code(rawValue: "invalidRoute")
-        /// A route matches exactly the URLs of a route already registered for the same scheme;
+        /// A route matches exactly the URLs of a route already registered for the same scheme and host;
         /// the reason names both patterns. Register with `replacing: true` to replace it.
         public static let duplicateRoute = Code(rawValue: "duplicateRoute")
         /// A URL matched no route, is not of the form `scheme://Target/action`, and no
         /// ``Mediator/unmatchedURLHandler`` answered it; the reason quotes the URL's path.
         public static let routeNotFound = Code(rawValue: "routeNotFound")
+        /// Reported by ``Mediator/verify()`` only: a requirement sends typed params or reads a
+        /// typed result, and the action its calls reach declares none to compare them with (an
+        /// action not yet given a contract, while a team adopts them).
+        public static let undeclaredContract = Code(rawValue: "undeclaredContract")
     }
 
     /// The kind of failure.

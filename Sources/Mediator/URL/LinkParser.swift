@@ -15,21 +15,17 @@ struct LinkURL {
     /// Whether the host is the first of ``segments`` (a custom scheme's host, unless it names a
     /// server as ``URLPolicy/readsDottedHostsAsServers`` reads it).
     let hostIsSegment: Bool
+    /// Byte offsets of the authority (as written: user, host and port) in the URL's UTF-8.
+    let authority: Range<Int>
     /// Whether the scheme is `http` or `https`, whose host is a server, not part of the route.
     var isWeb: Bool { scheme == "http" || scheme == "https" }
 
-    /// The server the link names, for the routes with a host (``URLRoute/host``): the host
-    /// without a user (`user@`) or a port (`:8443`), ASCII-lowercased; `nil` when the host is a
-    /// segment of the path (a custom scheme's) or empty.
-    var server: String? {
-        guard !hostIsSegment else { return nil }
-        var bytes = Substring(host).utf8[...]
-        if let at = bytes.lastIndex(of: UInt8(ascii: "@")) { bytes = bytes[bytes.index(after: at)...] }
-        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")), !bytes[colon...].contains(UInt8(ascii: "]")) {
-            bytes = bytes[..<colon]
-        }
-        guard !bytes.isEmpty else { return nil }
-        return String(decoding: bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
+    /// The server `url` (the text this link was read from) names, for the routes with a host
+    /// (``URLRoute/host``), as ``URLParser/serverName(_:)`` reads its authority; `nil` when the
+    /// host is a segment of the path (a custom scheme's) or names no server a route can have.
+    func server(in url: String) -> String? {
+        guard !hostIsSegment, !authority.isEmpty else { return nil }
+        return withUTF8Bytes(of: url) { bytes in URLParser.serverName(bytes[authority]) }
     }
 
     /// The path as routes see it, for messages: `/` and the segments.
@@ -80,9 +76,10 @@ extension URLParser {
         if pathStop > pathStart, bytes[pathStop - 1] == UInt8(ascii: "/") { pathStop -= 1 }
         let path = bytes[pathStart..<pathStop]
         let pathCount = path.isEmpty ? (pathEnd - hostEnd > 1 ? 1 : 0) : path.count(where: { $0 == UInt8(ascii: "/") }) + 1
-        let hostCount = isWeb || hostEnd == hostStart || (policy.readsDottedHostsAsServers && namesServer(host)) ? 0 : 1
+        let hostCount = isWeb || hostEnd == hostStart || (policy.readsDottedHostsAsServers && namesServer(bytes[hostStart..<hostEnd])) ? 0 : 1
+        let authority = hostStart..<hostEnd
         guard hostCount + pathCount <= RouteTrie<RouteDestination>.maximumSegments else {
-            return .success(LinkURL(scheme: scheme, host: host, segments: nil, query: query, hostIsSegment: hostCount == 1))
+            return .success(LinkURL(scheme: scheme, host: host, segments: nil, query: query, hostIsSegment: hostCount == 1, authority: authority))
         }
         var segments: [String] = []
         segments.reserveCapacity(hostCount + pathCount)
@@ -98,12 +95,42 @@ extension URLParser {
             }
             start = stop + 1
         }
-        return .success(LinkURL(scheme: scheme, host: host, segments: segments, query: query, hostIsSegment: hostCount == 1))
+        return .success(LinkURL(scheme: scheme, host: host, segments: segments, query: query, hostIsSegment: hostCount == 1, authority: authority))
     }
 
-    /// Whether a custom-scheme host names a server as JLRoutes tells one: it contains a `.`, or it
-    /// is `localhost` (ignoring ASCII case).
-    private static func namesServer(_ host: String) -> Bool {
-        host.utf8.contains(UInt8(ascii: ".")) || Mediator.asciiLowercased(host).utf8.elementsEqual("localhost".utf8)
+    /// Whether a custom-scheme authority names a server as JLRoutes tells one: its host (without
+    /// user and port, as ``hostName(_:)`` cuts them) contains a `.`, or it is `localhost`
+    /// (ignoring ASCII case).
+    private static func namesServer(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard let host = hostName(authority) else { return false }
+        return host.utf8.contains(UInt8(ascii: ".")) || Mediator.asciiLowercased(host).utf8.elementsEqual("localhost".utf8)
+    }
+
+    /// The host of an authority as written (`user@host:port`): the user and the port cut off on
+    /// the bytes as written, so that an encoded `@` or `:` cuts nothing, then percent-decoded.
+    /// `nil` for an IP-literal (`[...]`), a `\` (which browsers read as the end of the authority),
+    /// or an escape that does not decode.
+    static func hostName(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        // A browser ends the authority at a `\`: what follows is not the host it reads.
+        if authority.contains(UInt8(ascii: "\\")) { return nil }
+        var bytes = authority
+        if let at = bytes.lastIndex(of: UInt8(ascii: "@")) { bytes = bytes[(at + 1)...] }
+        if bytes.contains(UInt8(ascii: "[")) { return nil }
+        if let colon = bytes.lastIndex(of: UInt8(ascii: ":")) { bytes = bytes[..<colon] }
+        guard case .success(let host) = percentDecode(bytes) else { return nil }
+        return host
+    }
+
+    /// The server an authority names, as routes with a host compare it: its host (``hostName(_:)``)
+    /// with one trailing `.` dropped (`example.com.` is `example.com`), ASCII-lowercased; `nil`
+    /// when that is empty or holds anything but letters, digits, `-` and `.` (a decoded `@`, `:`
+    /// or `/` among them), which no route's host can be.
+    static func serverName(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        guard var host = hostName(authority) else { return nil }
+        if host.utf8.last == UInt8(ascii: ".") { host.removeLast() }
+        guard !host.isEmpty, host.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
+            return nil
+        }
+        return Mediator.asciiLowercased(host)
     }
 }

@@ -101,8 +101,9 @@ extension Mediator {
     }
 
     /// Adds the routes of a JSON route table, all or none: an array of objects with `pattern`,
-    /// `target` and `action` strings, and optional `scheme` and `host` (strings) and `priority` (an
-    /// integer).
+    /// `target` and `action` strings, and optional `scheme` and `host` (strings; `null` is the same
+    /// as leaving one out) and `priority` (an integer), as ``routes`` and `mediate routes --json`
+    /// list them.
     ///
     /// ```json
     /// [{"pattern": "/notes/:id<int>", "target": "Notes", "action": "get", "priority": 0}]
@@ -150,8 +151,13 @@ extension Mediator {
     public func removeRoute(_ pattern: String, scheme: String? = nil, host: String? = nil) -> Bool {
         // The empty scheme or host is none a route can be added for (and inside, the empty scheme
         // is the key of the routes for every scheme, which only `nil` names).
-        if scheme?.isEmpty == true || host?.isEmpty == true { return false }
-        let key = RouteTable.key(scheme: scheme?.lowercased() ?? RouteTable.anyScheme, host: host.map(Self.asciiLowercased))
+        if let scheme, !Self.isSchemeName(scheme) { return false }
+        var server: String?
+        if let host {
+            guard let name = Self.routeHost(host) else { return false }
+            server = name
+        }
+        let key = RouteTable.key(scheme: scheme?.lowercased() ?? RouteTable.anyScheme, host: server)
         var old: RouteSnapshot?
         let removed = state.withLock { registry in
             old = registry.routes.snapshot
@@ -260,12 +266,7 @@ extension Mediator {
         }
         var scheme = RouteTable.anyScheme
         if let given = route.scheme {
-            let bytes = Array(given.utf8)
-            guard let first = bytes.first, URLParser.isLetter(first),
-                bytes.allSatisfy({
-                    URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-                })
-            else {
+            guard Self.isSchemeName(given) else {
                 throw MediatorError(
                     .invalidRoute,
                     reason:
@@ -276,17 +277,14 @@ extension Mediator {
         }
         var host: String?
         if let given = route.host {
-            let bytes = Array(given.utf8)
-            guard !bytes.isEmpty, bytes.count <= 253,
-                bytes.allSatisfy({ URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
-            else {
+            guard let name = Self.routeHost(given) else {
                 throw MediatorError(
                     .invalidRoute,
                     reason:
                         "route \"\(oneLine(route.pattern, limit: 200))\": the host \"\(oneLine(given, limit: 100))\" must be 1 to 253 letters, digits, \"-\" or \".\" (a server's name, without a port)"
                 )
             }
-            host = Self.asciiLowercased(given)
+            host = name
         }
         var shown = route
         shown.target = target
@@ -304,6 +302,27 @@ extension Mediator {
         return RouteTable.Entry(
             route: shown, destination: RouteDestination(target: target, action: action), tableKey: RouteTable.key(scheme: scheme, host: host),
             pattern: pattern)
+    }
+}
+
+extension Mediator {
+    /// Whether `text` is a scheme a route can be for: a letter, then letters, digits, `+`, `-` or `.`.
+    static func isSchemeName(_ text: String) -> Bool {
+        guard let first = text.utf8.first, URLParser.isLetter(first) else { return false }
+        return text.utf8.allSatisfy {
+            URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+        }
+    }
+
+    /// A route's host as the table keeps it: one trailing `.` dropped, ASCII-lowercased; `nil`
+    /// unless it is then 1 to 253 letters, digits, `-` and `.`.
+    static func routeHost(_ text: String) -> String? {
+        var host = text
+        if host.utf8.count > 1, host.utf8.last == UInt8(ascii: ".") { host.removeLast() }
+        guard !host.isEmpty, host.utf8.count <= 253,
+            host.utf8.allSatisfy({ URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        else { return nil }
+        return asciiLowercased(host)
     }
 }
 

@@ -64,7 +64,7 @@ extension Mediator {
                 return lowered
             }
             // The link's server, read only when a route has a host.
-            let server = snapshot.hasHostRoutes ? link.server : nil
+            let server = snapshot.hasHostRoutes ? link.server(in: url) : nil
             if capturing {
                 if let match = snapshot.match(scheme: link.scheme, server: server, segments, isolated: policy.isolatedSchemes)
                     ?? lowered().flatMap({ snapshot.match(scheme: link.scheme, $0, isolated: policy.isolatedSchemes) })

@@ -16,7 +16,8 @@ public struct URLPolicy: Sendable, Equatable {
     public var allowedTargets: Set<String>? {
         didSet { allowedTargets = allowedTargets.map(Self.canonicalTargets) }
     }
-    /// The schemes whose links are matched against the scheme's own routes alone, as JLRoutes
+    /// The schemes whose links are matched against the scheme's own routes alone (after the routes
+    /// for the link's server, ``URLRoute/host``, which come first for every scheme), as JLRoutes
     /// matches every scheme's unless its `shouldFallbackToGlobalRoutes` is set (compared
     /// case-insensitively). Empty by default: a link that none of its scheme's own routes matches
     /// goes on to the routes registered for every scheme (without a `scheme`), so that one module's
@@ -53,13 +54,14 @@ public struct URLPolicy: Sendable, Equatable {
     /// default: names are otherwise compared byte for byte everywhere, and the allow-list and
     /// redirects see the registered name, not the URL's spelling.
     public var matchesHostIgnoringCase = false
-    /// Whether a custom-scheme link whose host contains a `.` or is `localhost` (ignoring ASCII
-    /// case) is read for routes as JLRoutes reads it: the host names a server, and routes match the
-    /// path alone (`myapp://www.example.com/sign_in` is `/sign_in`, `myapp://localhost/path/3` is
-    /// `/path/3`). Any other custom-scheme host stays the first segment (`myapp://user/7` is
-    /// `/user/7`); `http` and `https` hosts are never matched. Off by default: the host is always
-    /// the first segment, whatever it holds. It changes what routes see, not how a
-    /// `scheme://Target/action` URL is read.
+    /// Whether a custom-scheme link whose host (without user and port) contains a `.` or is
+    /// `localhost` (ignoring ASCII case) is read for routes as JLRoutes reads it: the host names a
+    /// server, routes match the path alone (`myapp://www.example.com/sign_in` is `/sign_in`,
+    /// `myapp://localhost/path/3` is `/path/3`), and the routes for that server
+    /// (``URLRoute/host``) are tried first, as for an `http` or `https` link. Any other
+    /// custom-scheme host stays the first segment (`myapp://user/7` is `/user/7`). Off by default:
+    /// the host is always the first segment, whatever it holds. It changes what routes see, not
+    /// how a `scheme://Target/action` URL is read.
     public var readsDottedHostsAsServers = false
     /// Whether a URL may have an empty authority, `myapp:///Target/action`, read as
     /// `myapp://Target/action` (and, for routes, as the path `/Target/action`). Off by default:

@@ -38,7 +38,7 @@ extension URLRoute {
         }
         func string(_ key: String) throws(MediatorError) -> String? {
             switch object[key] {
-            case nil: return nil
+            case nil, .null?: return nil
             case .string(let value)?: return value
             default: throw invalidTable("route \(number): \"\(key)\" must be a string")
             }

@@ -16,11 +16,11 @@ public struct URLRoute: Sendable, Equatable, CustomStringConvertible {
     public var action: String
     /// The one scheme the route is for (compared ignoring case), or `nil` for every scheme.
     public var scheme: String?
-    /// The one server the route is for, such as `shop.example.com` (compared ignoring ASCII case),
-    /// or `nil` for links to any server and for custom-scheme links. A route with a host matches
-    /// only links whose host names a server (`http` and `https` links, and custom-scheme links
-    /// that ``URLPolicy/readsDottedHostsAsServers`` reads so) with that host, whatever their port
-    /// and user; its pattern is matched against the path alone. The routes for a link's host are
+    /// The one server the route is for, such as `shop.example.com` (compared ignoring ASCII case,
+    /// one trailing `.` dropped), or `nil` for links to any server and for custom-scheme links. A
+    /// route with a host matches only links whose host names a server (`http` and `https` links,
+    /// and custom-scheme links that ``URLPolicy/readsDottedHostsAsServers`` reads so) with that
+    /// host, whatever their port and user; its pattern is matched against the path alone. The routes for a link's host are
     /// tried before the others: the universal links of several domains can share one mediator.
     public var host: String?
     /// Decides between routes that match the same URL: the higher wins, before any precedence
