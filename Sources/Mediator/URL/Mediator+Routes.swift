@@ -30,8 +30,8 @@ extension Mediator {
     ///   - host: the one server the route is for, such as `shop.example.com` (compared ignoring
     ///     ASCII case), or `nil` (the default): see ``URLRoute/host``. Letters, digits, `-` and
     ///     `.`, with no port.
-    ///   - priority: decides between routes that match the same URL: the higher wins, before any
-    ///     precedence between segment kinds (default 0).
+    ///   - priority: decides between routes of the same host and scheme group that match the same
+    ///     URL: the higher wins, before any precedence between segment kinds (default 0).
     ///   - replacing: replace a route of the same scheme and host that matches exactly the same URLs,
     ///     instead of refusing it as `duplicateRoute`.
     /// - Throws: ``MediatorError`` with code `invalidRoute` (naming the pattern and what is wrong

@@ -23,8 +23,9 @@ public struct URLRoute: Sendable, Equatable, CustomStringConvertible {
     /// host, whatever their port and user; its pattern is matched against the path alone. The routes for a link's host are
     /// tried before the others: the universal links of several domains can share one mediator.
     public var host: String?
-    /// Decides between routes that match the same URL: the higher wins, before any precedence
-    /// between segment kinds.
+    /// Decides between routes of the same host and scheme group that match the same URL (the
+    /// routes for the link's server come first, whatever their priority): the higher wins, before
+    /// any precedence between segment kinds.
     public var priority: Int
 
     /// The key under which a routed call's params hold the matched route's pattern, as written.
