@@ -139,7 +139,7 @@ struct RouteServerNameTests {
 
     @Test(
         "An encoded @ or :, a backslash or an IP literal names no server a route has; user and port are cut as written",
-        .bug(id: "a link to another server reached a host's routes"))
+        .bug(id: "host-route-encoded-userinfo", "a link to another server reached a host's routes"))
     func userAndPortAsWritten() throws {
         let mediator = try paying()
         for url in [
