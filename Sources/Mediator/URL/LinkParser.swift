@@ -122,15 +122,8 @@ extension URLParser {
     }
 
     /// The server an authority names, as routes with a host compare it: its host (``hostName(_:)``)
-    /// with one trailing `.` dropped (`example.com.` is `example.com`), ASCII-lowercased; `nil`
-    /// when that is empty or holds anything but letters, digits, `-` and `.` (a decoded `@`, `:`
-    /// or `/` among them), which no route's host can be.
+    /// read as ``serverName(_:)-(String)`` reads a route's host.
     static func serverName(_ authority: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
-        guard var host = hostName(authority) else { return nil }
-        if host.utf8.last == UInt8(ascii: ".") { host.removeLast() }
-        guard !host.isEmpty, host.utf8.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
-            return nil
-        }
-        return Mediator.asciiLowercased(host)
+        hostName(authority).flatMap(serverName)
     }
 }

@@ -151,10 +151,10 @@ extension Mediator {
     public func removeRoute(_ pattern: String, scheme: String? = nil, host: String? = nil) -> Bool {
         // The empty scheme or host is none a route can be added for (and inside, the empty scheme
         // is the key of the routes for every scheme, which only `nil` names).
-        if let scheme, !Self.isSchemeName(scheme) { return false }
+        if let scheme, !URLParser.isSchemeName(scheme.utf8) { return false }
         var server: String?
         if let host {
-            guard let name = Self.routeHost(host) else { return false }
+            guard let name = URLParser.serverName(host) else { return false }
             server = name
         }
         let key = RouteTable.key(scheme: scheme?.lowercased() ?? RouteTable.anyScheme, host: server)
@@ -266,7 +266,7 @@ extension Mediator {
         }
         var scheme = RouteTable.anyScheme
         if let given = route.scheme {
-            guard Self.isSchemeName(given) else {
+            guard URLParser.isSchemeName(given.utf8) else {
                 throw MediatorError(
                     .invalidRoute,
                     reason:
@@ -277,11 +277,11 @@ extension Mediator {
         }
         var host: String?
         if let given = route.host {
-            guard let name = Self.routeHost(given) else {
+            guard let name = URLParser.serverName(given) else {
                 throw MediatorError(
                     .invalidRoute,
                     reason:
-                        "route \"\(oneLine(route.pattern, limit: 200))\": the host \"\(oneLine(given, limit: 100))\" must be 1 to 253 letters, digits, \"-\" or \".\" (a server's name, without a port)"
+                        "route \"\(oneLine(route.pattern, limit: 200))\": the host \"\(oneLine(given, limit: 100))\" must be a server's name: 1 to 253 letters, digits, \"-\" or \".\", no empty label, no port"
                 )
             }
             host = name
@@ -302,27 +302,6 @@ extension Mediator {
         return RouteTable.Entry(
             route: shown, destination: RouteDestination(target: target, action: action), tableKey: RouteTable.key(scheme: scheme, host: host),
             pattern: pattern)
-    }
-}
-
-extension Mediator {
-    /// Whether `text` is a scheme a route can be for: a letter, then letters, digits, `+`, `-` or `.`.
-    static func isSchemeName(_ text: String) -> Bool {
-        guard let first = text.utf8.first, URLParser.isLetter(first) else { return false }
-        return text.utf8.allSatisfy {
-            URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
-        }
-    }
-
-    /// A route's host as the table keeps it: one trailing `.` dropped, ASCII-lowercased; `nil`
-    /// unless it is then 1 to 253 letters, digits, `-` and `.`.
-    static func routeHost(_ text: String) -> String? {
-        var host = text
-        if host.utf8.count > 1, host.utf8.last == UInt8(ascii: ".") { host.removeLast() }
-        guard !host.isEmpty, host.utf8.count <= 253,
-            host.utf8.allSatisfy({ URLParser.isLetter($0) || URLParser.isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
-        else { return nil }
-        return asciiLowercased(host)
     }
 }
 

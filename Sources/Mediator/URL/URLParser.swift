@@ -219,6 +219,29 @@ enum URLParser {
         }
     }
 
+    /// Whether `bytes` are a scheme's name, for a link and for a route alike: a letter, then
+    /// letters, digits, `+`, `-` or `.`.
+    static func isSchemeName<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard let first = bytes.first, isLetter(first) else { return false }
+        return bytes.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+    }
+
+    /// A server's name as routes with a host compare it, for a link's host and a route's alike:
+    /// one trailing `.` dropped (`example.com.` is `example.com`), ASCII-lowercased; `nil` unless
+    /// it is then 1 to 253 letters, digits, `-` and `.` with no empty label (so `.`, `a..b`, a
+    /// decoded `@`, `:` or `/`, or a port names no server).
+    static func serverName(_ text: String) -> String? {
+        var host = text
+        if host.utf8.last == UInt8(ascii: ".") { host.removeLast() }
+        var previous = UInt8(ascii: ".")
+        for byte in host.utf8 {
+            guard isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || (byte == UInt8(ascii: ".") && previous != byte) else { return nil }
+            previous = byte
+        }
+        guard previous != UInt8(ascii: "."), host.utf8.count <= 253 else { return nil }
+        return Mediator.asciiLowercased(host)
+    }
+
     static func isLetter(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }

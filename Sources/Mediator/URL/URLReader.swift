@@ -52,9 +52,7 @@ extension URLParser {
             return .failure(invalid(url, "it is not a URL (no \"scheme://\")"))
         }
         let schemeBytes = bytes[0..<colon]
-        guard let first = schemeBytes.first, isLetter(first),
-            schemeBytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
-        else {
+        guard isSchemeName(schemeBytes) else {
             return .failure(invalid(url, "the scheme must be a letter followed by letters, digits, \"+\", \"-\" or \".\""))
         }
         return .success(String(decoding: schemeBytes, as: UTF8.self).lowercased())

@@ -37,7 +37,7 @@ enum RoutePlaceholderType: String, Sendable, CaseIterable {
         case .int: return Self.isInt64(bytes)
         case .float: return Self.isFiniteDecimal(bytes)
         case .uuid: return Self.isUUID(bytes)
-        case .alpha: return !bytes.isEmpty && bytes.allSatisfy(Self.isLetter)
+        case .alpha: return !bytes.isEmpty && bytes.allSatisfy(URLParser.isLetter)
         }
     }
 
@@ -94,11 +94,6 @@ enum RoutePlaceholderType: String, Sendable, CaseIterable {
             }
         }
         return true
-    }
-
-    /// ASCII `a`–`z` or `A`–`Z`.
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
     /// ASCII `0`–`9`, `a`–`f` or `A`–`F`.
