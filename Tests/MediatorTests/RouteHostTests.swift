@@ -114,7 +114,10 @@ struct RouteHostTests {
     @Test("A host that is not a server's name is refused as invalidRoute, naming it")
     func invalidHosts() throws {
         let mediator = try urlTestMediator()
-        for host in ["", ".", "..", ".example.com", "example..com", "example.com:443", "exa mple.com", "ex_ample.com", "user@example.com", "[::1]", "caf\u{E9}.com", String(repeating: "a", count: 254)] {
+        for host in [
+            "", ".", "..", ".example.com", "example..com", "example.com:443", "exa mple.com", "ex_ample.com", "user@example.com", "[::1]", "caf\u{E9}.com",
+            String(repeating: "a", count: 254),
+        ] {
             let error = #expect(throws: MediatorError.self) { try mediator.route("/a", to: "Echo", action: "echo", host: host) }
             #expect(error?.code == .invalidRoute, "\(host)")
             #expect(error?.reason.contains("the host") == true, "\(host)")
@@ -144,7 +147,8 @@ struct RouteServerNameTests {
         let mediator = try paying()
         for url in [
             "https://evil.test%40example.com/pay/1", "https://example.com%3Aevil.test/pay/1", "https://evil.test\\@example.com/pay/1",
-            "https://example.com%2Fx/pay/1", "https://[::1]/pay/1", "https://:443/pay/1", "https://example.com@/pay/1", "https://./pay/1", "https://example..com/pay/1",
+            "https://example.com%2Fx/pay/1", "https://[::1]/pay/1", "https://:443/pay/1", "https://example.com@/pay/1", "https://./pay/1",
+            "https://example..com/pay/1",
         ] {
             #expect(!mediator.canOpen(url), "\(url)")
             #expect(mediator.open(url) == nil, "\(url)")
