@@ -44,7 +44,7 @@ struct DeepLinkPeerDifferencesTests {
         #expect(mediator.open("special://y") as? String == "pong")
     }
 
-    @Test("The fragment is not matched: a route cannot name one (JLRoutes routes /user#/view/:id)")
+    @Test("The fragment is ignored unless URLPolicy.readsFragmentsAsRoutes (JLRoutes always reads it for /user#/view/:id)")
     func fragmentIgnored() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/user", to: "Other", action: "ping")
@@ -108,12 +108,6 @@ struct DeepLinkPeerDifferencesTests {
         #expect(!mediator.canOpen("myapp://user/1"))
         #expect(mediator.canOpen("myapp://caf%C3%A9"))
         #expect(!mediator.canOpen("myapp://cafe%CC%81"))
-    }
-
-    @Test("A placeholder is a whole segment: /file/:name.json is refused (routing-kit and path-to-regexp allow it)")
-    func placeholderInSegmentRefused() throws {
-        let mediator = try urlTestMediator()
-        #expect(throws: MediatorError.self) { try mediator.route("/file/:name.json", to: "Echo", action: "echo") }
     }
 
     @Test("<float> takes finite decimal text only (URLNavigator's takes what Float(text) reads)")

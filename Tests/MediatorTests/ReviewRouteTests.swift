@@ -713,7 +713,7 @@ struct ReviewRouteErrorTests {
         "Every registration error is one safe line naming the route or entry",
         arguments: [
             ("/a\n(", "/a\\n("), ("/x/:id<fl\u{1B}[31moat>", "/x/:id<fl\\u{1B}[31moat>"), ("/\u{202E}evil/:\u{7}", "/\\u{202E}evil/:\\u{7}"),
-            ("/a*\r", "/a*\\r"), ("/a/\u{85}:b", "/a/\\u{85}:b"),
+            ("/a*\r", "/a*\\r"), ("/a/\u{85}:b:c", "/a/\\u{85}:b:c"),
         ])
     func patternErrors(pattern: String, shown: String) {
         let mediator = Mediator()

@@ -72,8 +72,7 @@ private struct Candidate {
     let outcome: Outcome
     /// The route's priority.
     let priority: Int
-    /// Segment kinds from the left: literal 0, typed 1 (`float` 2, after `int`, which overlaps it),
-    /// untyped 3, wildcard 4.
+    /// Segment kinds from the left, four numbers each (``referenceKinds(_:)``).
     let kinds: [Int]
     /// The route's registration order.
     let order: Int
@@ -120,6 +119,23 @@ private func referenceAccepts(_ type: RoutePlaceholderType, _ text: String) -> B
     }
 }
 
+/// A variant's segment kinds from the left, as the documented rule orders them, four numbers per
+/// segment (so that comparing the lists compares segment by segment): the kind (literal 0, with
+/// text around it 1, typed 2, `float` 3 after `int`, which overlaps it, untyped 4, wildcard 5),
+/// then for a placeholder with text around it minus the text's length, minus the length of the
+/// text before it, and its type's order (typed 1, `float` 2, untyped 3).
+private func referenceKinds(_ variant: RouteVariant) -> [Int] {
+    variant.segments.flatMap { segment -> [Int] in
+        switch segment {
+        case .literal: return [0, 0, 0, 0]
+        case .affixed(_, let type, let prefix, let suffix):
+            return [1, -(prefix.utf8.count + suffix.utf8.count), -prefix.utf8.count, type == nil ? 3 : type == .float ? 2 : 1]
+        case .parameter(_, let type): return [type == nil ? 4 : type == .float ? 3 : 2, 0, 0, 0]
+        case .wildcard: return [5, 0, 0, 0]
+        }
+    }
+}
+
 /// The captures and rest if `variant` matches `path`, else `nil`.
 private func referenceMatch(_ variant: RouteVariant, _ path: [String]) -> (parameters: [String: [UInt8]], rest: [[UInt8]]?)? {
     var parameters: [String: [UInt8]] = [:]
@@ -133,6 +149,14 @@ private func referenceMatch(_ variant: RouteVariant, _ path: [String]) -> (param
             guard index < path.count, !path[index].isEmpty else { return nil }
             if let type, !referenceAccepts(type, path[index]) { return nil }
             parameters[name] = Array(path[index].utf8)
+        case .affixed(let name, let type, let prefix, let suffix):
+            guard index < path.count else { return nil }
+            let bytes = Array(path[index].utf8)
+            let (head, tail) = (Array(prefix.utf8), Array(suffix.utf8))
+            guard bytes.count > head.count + tail.count, bytes.starts(with: head), bytes.reversed().starts(with: tail.reversed()) else { return nil }
+            let value = Array(bytes[head.count..<(bytes.count - tail.count)])
+            if let type, !referenceAccepts(type, String(decoding: value, as: UTF8.self)) { return nil }
+            parameters[name] = value
         }
     }
     return variant.segments.count == path.count ? (parameters, nil) : nil
@@ -145,13 +169,7 @@ private func referenceCandidates(_ routes: [ReferenceRoute], _ path: [String]) -
     for route in routes {
         for (index, variant) in route.pattern.variants.enumerated() {
             guard let (parameters, rest) = referenceMatch(variant, path) else { continue }
-            let kinds = variant.segments.map { segment -> Int in
-                switch segment {
-                case .literal: return 0
-                case .parameter(_, let type): return type == nil ? 3 : type == .float ? 2 : 1
-                case .wildcard: return 4
-                }
-            }
+            let kinds = referenceKinds(variant)
             let outcome = Outcome(label: route.label, parameters: parameters, rest: rest)
             candidates.append(Candidate(outcome: outcome, priority: route.priority, kinds: kinds, order: route.order, variant: index))
         }
@@ -178,11 +196,16 @@ private func trieOutcome(_ trie: RouteTrie<String>, _ path: [String]) -> Outcome
 
 /// Literal segments the generator uses: few, so that routes share prefixes and paths collide.
 private let literalWords = ["a", "b", "c", "caf\u{E9}"]
-/// Values for untyped placeholders and random paths: literals, values of each type, near misses.
+/// Texts around placeholders (each begins with a byte that cannot continue a name): few, so that
+/// they collide with each other and with the literals.
+private let affixWords = ["", ".json", ".tar.json", "#", "-a", "\u{E9}"]
+/// Values for untyped placeholders and random paths: literals, values of each type, near misses,
+/// values with the texts around placeholders.
 private let segmentPool =
     literalWords + [
         "1", "-3", "007", "9223372036854775808", "xyz", "Q", "cafe\u{301}", "a b", "x-y", "+5",
         "123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-42661417400g",
+        "a1", "ab", "a.json", "1.tar.json", ".json", "x#", "#", "#-a", "-a-a", "\u{E9}\u{E9}", "c\u{E9}.json",
     ]
 
 /// Random patterns from the grammar, with names unique within each pattern.
@@ -224,18 +247,23 @@ private struct PatternGenerator {
         return text
     }
 
-    /// One segment: a literal or a placeholder, typed or not.
+    /// One segment: a literal or a placeholder, typed or not, sometimes with text around it.
     private mutating func segment() -> String {
-        if random.chance(45) { return random.pick(literalWords) }
+        if random.chance(40) { return random.pick(literalWords) }
         nameCount += 1
         let name = ":p\(nameCount)"
+        let placeholder: String
         switch Int.random(in: 0..<10, using: &random) {
-        case 0, 1: return name + "<int>"
-        case 2: return name + "<uuid>"
-        case 3, 4: return name + "<alpha>"
-        case 5: return name + "<float>"
-        default: return name
+        case 0, 1: placeholder = name + "<int>"
+        case 2: placeholder = name + "<uuid>"
+        case 3, 4: placeholder = name + "<alpha>"
+        case 5: placeholder = name + "<float>"
+        default: placeholder = name
         }
+        guard random.chance(30) else { return placeholder }
+        var (prefix, suffix) = (random.pick(literalWords + affixWords), random.pick(affixWords))
+        if prefix.isEmpty, suffix.isEmpty { suffix = ".json" }
+        return prefix + placeholder + suffix
     }
 
     /// A random value of `type`.
@@ -266,6 +294,7 @@ private struct PatternGenerator {
             switch segment {
             case .literal(let text): path.append(text)
             case .parameter(_, let type): path.append(value(of: type))
+            case .affixed(_, let type, let prefix, let suffix): path.append(prefix + value(of: type) + suffix)
             case .wildcard:
                 for _ in 0..<Int.random(in: 0...3, using: &random) { path.append(random.pick(segmentPool + [""])) }
             }
@@ -383,15 +412,7 @@ struct RouteTriePropertyTests {
                 let priority = generator.random.pick([0, 1, -1])
                 guard (try? builder.add(text, payload: "r\(index)", priority: priority)) != nil else { continue }
                 let pattern = try RoutePattern(parsing: text)
-                let kinds = pattern.variants.map { variant in
-                    variant.segments.map { segment -> Int in
-                        switch segment {
-                        case .literal: return 0
-                        case .parameter(_, let type): return type == nil ? 3 : type == .float ? 2 : 1
-                        case .wildcard: return 4
-                        }
-                    }
-                }
+                let kinds = pattern.variants.map(referenceKinds)
                 let best = kinds.min { $0.lexicographicallyPrecedes($1) } ?? []
                 routes.append((label: "r\(index)", priority: priority, kinds: best, order: routes.count))
             }

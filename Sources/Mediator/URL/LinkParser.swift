@@ -12,6 +12,9 @@ struct LinkURL {
     let segments: [String]?
     /// Byte offsets of the query in the URL's UTF-8; empty when absent.
     let query: Range<Int>
+    /// Byte offsets of the query items in the fragment, read after the query's
+    /// (``URLPolicy/readsFragmentsAsRoutes``); empty when there are none.
+    var fragmentQuery: Range<Int> = 0..<0
     /// Whether the host is the first of ``segments`` (a custom scheme's host, unless it names a
     /// server as ``URLPolicy/readsDottedHostsAsServers`` reads it).
     let hostIsSegment: Bool
@@ -78,11 +81,17 @@ extension URLParser {
         let pathCount = path.isEmpty ? (pathEnd - hostEnd > 1 ? 1 : 0) : path.count(where: { $0 == UInt8(ascii: "/") }) + 1
         let hostCount = isWeb || hostEnd == hostStart || (policy.readsDottedHostsAsServers && namesServer(bytes[hostStart..<hostEnd])) ? 0 : 1
         let authority = hostStart..<hostEnd
-        guard hostCount + pathCount <= RouteTrie<RouteDestination>.maximumSegments else {
+        let fragment = policy.readsFragmentsAsRoutes ? Self.fragment(bytes, after: parts.query.upperBound) : nil
+        var fragmentPieces = fragment?.path?.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) ?? []
+        // One trailing "/" is dropped, as from the path.
+        if fragmentPieces.count > 1, fragmentPieces.last?.isEmpty == true { fragmentPieces.removeLast() }
+        // The first piece joins the path's last segment.
+        let fragmentCount = max(0, fragmentPieces.count - 1)
+        guard hostCount + pathCount + fragmentCount <= RouteTrie<RouteDestination>.maximumSegments else {
             return .success(LinkURL(scheme: scheme, host: host, segments: nil, query: query, hostIsSegment: hostCount == 1, authority: authority))
         }
         var segments: [String] = []
-        segments.reserveCapacity(hostCount + pathCount)
+        segments.reserveCapacity(hostCount + pathCount + fragmentCount)
         if hostCount == 1 { segments.append(host) }
         var start = pathStart
         while pathCount > 0 && start <= pathStop {
@@ -95,7 +104,45 @@ extension URLParser {
             }
             start = stop + 1
         }
-        return .success(LinkURL(scheme: scheme, host: host, segments: segments, query: query, hostIsSegment: hostCount == 1, authority: authority))
+        if !fragmentPieces.isEmpty {
+            // Joined to the path's last segment with a "#" (a segment of its own when the path has
+            // none), as JLRoutes appends "#" and the fragment's path to the path before splitting it.
+            var decoded: [String] = []
+            decoded.reserveCapacity(fragmentPieces.count)
+            for piece in fragmentPieces {
+                switch percentDecode(piece, plusAsSpace: policy.decodesPlusAsSpaceInPaths) {
+                case .success(let text): decoded.append(text)
+                case .failure(let problem):
+                    let shown = String(decoding: piece, as: UTF8.self)
+                    return .failure(invalid(url, "the fragment's segment \"\(MediatorError.shortened(shown))\" has \(problem)"))
+                }
+            }
+            if segments.isEmpty { segments.append("") }
+            segments[segments.count - 1] += "#" + decoded[0]
+            segments += decoded.dropFirst()
+        }
+        var link = LinkURL(scheme: scheme, host: host, segments: segments, query: query, hostIsSegment: hostCount == 1, authority: authority)
+        link.fragmentQuery = fragment?.query ?? 0..<0
+        return .success(link)
+    }
+
+    /// A link's fragment as ``URLPolicy/readsFragmentsAsRoutes`` reads it (JLRoutes' reading):
+    /// `nil` without a `#`; else its path (up to a `?`), unless the fragment is only query
+    /// items, and the range of its query items, when its first item has a value (`#a=1&b=2`, or
+    /// what follows the `?` in `#/view/7?a=1`).
+    private static func fragment(
+        _ bytes: UnsafeBufferPointer<UInt8>, after queryEnd: Int
+    ) -> (path: Slice<UnsafeBufferPointer<UInt8>>?, query: Range<Int>)? {
+        guard queryEnd < bytes.count, bytes[queryEnd] == UInt8(ascii: "#") else { return nil }
+        let start = queryEnd + 1
+        let mark = bytes[start...].firstIndex(of: UInt8(ascii: "?"))
+        let path = bytes[start..<(mark ?? bytes.count)]
+        // Without a "?", the whole fragment may be query items.
+        let items = mark.map { ($0 + 1)..<bytes.count } ?? start..<bytes.count
+        let first = bytes[items].prefix { $0 != UInt8(ascii: "&") }
+        let hasItems = first.firstIndex(of: UInt8(ascii: "=")).map { $0 + 1 < first.endIndex } ?? false
+        guard hasItems else { return (path, 0..<0) }
+        return (mark == nil ? nil : path, items)
     }
 
     /// Whether a custom-scheme authority names a server as JLRoutes tells one: its host (without

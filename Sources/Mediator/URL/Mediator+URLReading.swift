@@ -99,7 +99,7 @@ extension Mediator {
             return .failed(error)
         }
         let query: Params
-        switch URLParser.parseQuery(url, range: link.query, target: destination.target, action: destination.action, policy: policy) {
+        switch URLParser.parseQuery(url, range: link.query, more: link.fragmentQuery, target: destination.target, action: destination.action, policy: policy) {
         case .success(let parsed): query = parsed
         case .failure(let error): return .failed(error)
         }
@@ -169,7 +169,7 @@ extension Mediator {
         // handler: it would see no path at all, the home link's.
         guard let segments = link.segments else { return otherwise }
         let query: Params
-        switch URLParser.parseQuery(url, range: link.query, target: nil, action: nil, policy: policy) {
+        switch URLParser.parseQuery(url, range: link.query, more: link.fragmentQuery, target: nil, action: nil, policy: policy) {
         case .success(let parsed): query = parsed
         case .failure(let error): return .failed(error)
         }

@@ -79,21 +79,42 @@ enum URLParser {
 
     /// The query at `range` of `url` as params, as ``parseQuery(_:_:policy:)``; `target` and
     /// `action` name the call in errors (`nil` when the URL names no call).
-    static func parseQuery(_ url: String, range: Range<Int>, target: String?, action: String?, policy: URLPolicy) -> Result<Params, MediatorError> {
-        guard !range.isEmpty else { return .success(Params()) }
+    /// `more`: a second range whose items follow the first's (a fragment's, read with
+    /// ``URLPolicy/readsFragmentsAsRoutes``), as if one query held both.
+    static func parseQuery(
+        _ url: String, range: Range<Int>, more: Range<Int> = 0..<0, target: String?, action: String?, policy: URLPolicy
+    ) -> Result<Params, MediatorError> {
+        guard !range.isEmpty || !more.isEmpty else { return .success(Params()) }
         return withUTF8Bytes(of: url) { bytes in
-            parseQuery(bytes[range], url: url, target: target, action: action, limit: policy.maximumQueryItems, plusAsSpace: policy.decodesPlusAsSpace)
+            // Collected, then made into params once: a few items stay pairs that nothing hashes,
+            // here or when the action reads them.
+            var collected = ParamsCollector()
+            let limit = policy.maximumQueryItems
+            let items = bytes[range].count(where: { $0 == UInt8(ascii: "&") }) + bytes[more].count(where: { $0 == UInt8(ascii: "&") }) + 2
+            collected.reserveCapacity(min(limit, items))
+            var itemCount = 0
+            let plusAsSpace = policy.decodesPlusAsSpace
+            if let error = parseQuery(
+                bytes[range], into: &collected, counted: &itemCount, url: url, target: target, action: action, limit: limit, plusAsSpace: plusAsSpace)
+            {
+                return .failure(error)
+            }
+            if !more.isEmpty,
+                let error = parseQuery(
+                    bytes[more], into: &collected, counted: &itemCount, url: url, target: target, action: action, limit: limit, plusAsSpace: plusAsSpace)
+            {
+                return .failure(error)
+            }
+            return .success(collected.params)
         }
     }
 
+    /// Adds the items of `query` to `collected`, counting them in `itemCount`; the error that
+    /// stops it, if any.
     private static func parseQuery(
-        _ query: Slice<UnsafeBufferPointer<UInt8>>, url: String, target: String?, action: String?, limit: Int, plusAsSpace: Bool
-    ) -> Result<Params, MediatorError> {
-        // Collected, then made into params once: a few items stay pairs that nothing hashes, here
-        // or when the action reads them.
-        var collected = ParamsCollector()
-        collected.reserveCapacity(min(limit, query.count(where: { $0 == UInt8(ascii: "&") }) + 1))
-        var itemCount = 0
+        _ query: Slice<UnsafeBufferPointer<UInt8>>, into collected: inout ParamsCollector, counted itemCount: inout Int, url: String, target: String?,
+        action: String?, limit: Int, plusAsSpace: Bool
+    ) -> MediatorError? {
         var start = query.startIndex
         while start <= query.endIndex {
             let end = query[start...].firstIndex(of: UInt8(ascii: "&")) ?? query.endIndex
@@ -102,7 +123,7 @@ enum URLParser {
             guard end > start else { continue }
             itemCount += 1
             if itemCount > limit {
-                return .failure(invalid(url, "it has more than \(limit) query items", target: target, action: action))
+                return invalid(url, "it has more than \(limit) query items", target: target, action: action)
             }
             let item = query[start..<end]
             let equals = item.firstIndex(of: UInt8(ascii: "="))
@@ -110,31 +131,29 @@ enum URLParser {
             let rawValue = equals.map { item[($0 + 1)..<item.endIndex] } ?? item[item.endIndex..<item.endIndex]
 
             guard !rawKey.isEmpty else {
-                return .failure(invalid(url, "a query item has an empty key", target: target, action: action))
+                return invalid(url, "a query item has an empty key", target: target, action: action)
             }
             let key: String
             switch percentDecode(rawKey, plusAsSpace: plusAsSpace) {
             case .success(let decoded): key = decoded
             case .failure(let problem):
                 let shown = String(decoding: rawKey, as: UTF8.self)
-                return .failure(
-                    invalid(url, "the query key \"\(MediatorError.shortened(shown))\" has \(problem)", target: target, action: action, parameter: shown))
+                return invalid(url, "the query key \"\(MediatorError.shortened(shown))\" has \(problem)", target: target, action: action, parameter: shown)
             }
             // The mediator's own keys in a routed call: a link must not forge them.
             if key.utf8.first == UInt8(ascii: "@"), URLRoute.reservedKeys.contains(key) {
-                return .failure(
-                    invalid(url, "the query key \"\(key)\" is reserved for the mediator", target: target, action: action, parameter: key))
+                return invalid(url, "the query key \"\(key)\" is reserved for the mediator", target: target, action: action, parameter: key)
             }
             let value: String
             switch percentDecode(rawValue, plusAsSpace: plusAsSpace) {
             case .success(let decoded): value = decoded
             case .failure(let problem):
-                return .failure(
-                    invalid(url, "the value of query key \"\(MediatorError.shortened(key))\" has \(problem)", target: target, action: action, parameter: key))
+                return invalid(
+                    url, "the value of query key \"\(MediatorError.shortened(key))\" has \(problem)", target: target, action: action, parameter: key)
             }
             collected.add(key: key, value: value)
         }
-        return .success(collected.params)
+        return nil
     }
 
     // MARK: Pieces

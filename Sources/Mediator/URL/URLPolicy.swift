@@ -63,6 +63,15 @@ public struct URLPolicy: Sendable, Equatable {
     /// the host is always the first segment, whatever it holds. It changes what routes see, not
     /// how a `scheme://Target/action` URL is read.
     public var readsDottedHostsAsServers = false
+    /// Whether a routed link's fragment is read as JLRoutes reads it, for its fragment routes
+    /// (`/user#/view/:id`): the fragment's path is joined to the path's last segment with a `#`
+    /// (`myapp://user#/view/7` is `/user#/view/7`, a segment of its own when the path has none:
+    /// `https://example.com/#/view/7` is `/#/view/7`), and query items in the fragment
+    /// (`#/view/7?tab=posts`, or `#tab=posts` alone) join the query's. A fragment that is only
+    /// query items (its first item has a value) adds no segment. It changes what routes and the
+    /// unmatched-URL handler see, not how a `scheme://Target/action` URL is read. Off by default:
+    /// a fragment belongs to the page, and browsers never send it to a server.
+    public var readsFragmentsAsRoutes = false
     /// Whether a URL may have an empty authority, `myapp:///Target/action`, read as
     /// `myapp://Target/action` (and, for routes, as the path `/Target/action`). Off by default:
     /// `scheme:///` is what a link builder writes when the host it meant to insert was empty,
@@ -89,7 +98,8 @@ public struct URLPolicy: Sendable, Equatable {
     /// A policy; the defaults accept any scheme and target, URLs up to 64 KiB and 1,024 query items,
     /// and read links as RFC 3986 does. The reading options (``decodesPlusAsSpace``,
     /// ``decodesPlusAsSpaceInPaths``, ``matchesHostIgnoringCase``, ``readsDottedHostsAsServers``,
-    /// ``allowsEmptyAuthority``, ``isolatedSchemes``) are set on the value:
+    /// ``readsFragmentsAsRoutes``, ``allowsEmptyAuthority``, ``isolatedSchemes``) are set on the
+    /// value:
     ///
     /// ```swift
     /// var policy = URLPolicy(allowedSchemes: ["myapp"])

@@ -24,13 +24,13 @@ struct RouteError: Error, Equatable, CustomStringConvertible {
         case wildcardNotLast
         /// `*` together with other text in one segment (`a*`).
         case wildcardMixedWithText(segment: String)
-        /// A placeholder with literal text in the same segment (`user-:id`, `:id-x`).
-        case placeholderMixedWithText(segment: String)
+        /// Two placeholders in one segment (`:a-:b`).
+        case twoPlaceholders(segment: String)
         /// `:` or `:<int>` without a name.
         case emptyPlaceholderName(segment: String)
         /// A name starting with a digit.
         case invalidPlaceholderName(name: String)
-        /// `<` without a type name and a closing `>` ending the segment.
+        /// `<` without a type name and a closing `>`.
         case unterminatedType(segment: String)
         /// A type other than those of ``RoutePlaceholderType``.
         case unknownType(type: String)
@@ -64,12 +64,12 @@ struct RouteError: Error, Equatable, CustomStringConvertible {
         case .wildcardNotLast: return "\"*\" must be the last segment"
         case .wildcardMixedWithText(let segment):
             return "segment \"\(oneLine(segment, limit: 100))\" mixes \"*\" with other text (\"*\" must be a whole segment)"
-        case .placeholderMixedWithText(let segment):
-            return "segment \"\(oneLine(segment, limit: 100))\" mixes literal text and a placeholder"
+        case .twoPlaceholders(let segment):
+            return "segment \"\(oneLine(segment, limit: 100))\" has two placeholders (at most one per segment)"
         case .emptyPlaceholderName(let segment): return "empty placeholder name in segment \"\(oneLine(segment, limit: 100))\""
         case .invalidPlaceholderName(let name): return "placeholder name \"\(name)\" must start with an ASCII letter or \"_\""
         case .unterminatedType(let segment):
-            return "segment \"\(oneLine(segment, limit: 100))\" has \"<\" without a type and a closing \">\" at its end"
+            return "segment \"\(oneLine(segment, limit: 100))\" has \"<\" without a type and a closing \">\""
         case .unknownType(let type):
             let known = RoutePlaceholderType.allCases.map(\.rawValue).joined(separator: ", ")
             return "unknown placeholder type \"\(oneLine(type, limit: 100))\" (known: \(known))"

@@ -11,6 +11,12 @@
 ///   digits and `_`, starting with a letter or `_`).
 /// - `:name<type>` also requires the segment to be of a ``RoutePlaceholderType``: `int`, `uuid`,
 ///   `alpha` or `float`. Any other type is an error.
+/// - A placeholder may have literal text around it in its segment, at most one placeholder per
+///   segment (`/file/:name.json`, `/v:version<int>`, `/:object#`): the segment must begin with the
+///   text before it and end with the text after it, and the placeholder captures what lies
+///   between, which must not be empty (and be of the type, if one is given). The name is the
+///   longest run of name bytes after the `:`, so a suffix starts with anything else (`:id_x` is
+///   the name `id_x`; write `:id<int>_x` for `id` then `_x`).
 /// - `*` as the last segment matches the rest of the path (zero or more segments), captured as a
 ///   `[String]`. `*` anywhere else is an error.
 /// - `( … )` marks an optional part, possibly nested: every combination of including and leaving
@@ -106,6 +112,9 @@ struct RouteVariant: Sendable, CustomStringConvertible {
         case literal(String)
         /// Matches one non-empty segment (of `type`, when given), captured as `name`.
         case parameter(name: String, type: RoutePlaceholderType?)
+        /// Matches a segment that begins with `prefix` and ends with `suffix` (at least one of them
+        /// not empty) around a non-empty value (of `type`, when given), captured as `name`.
+        case affixed(name: String, type: RoutePlaceholderType?, prefix: String, suffix: String)
         /// Matches the rest of the path, zero or more segments; always last.
         case wildcard
     }
@@ -116,6 +125,8 @@ struct RouteVariant: Sendable, CustomStringConvertible {
         case literal(RouteLiteral)
         /// A placeholder, typed or not.
         case parameter(RoutePlaceholderType?)
+        /// A placeholder with literal text around it, compared byte for byte.
+        case affixed(RoutePlaceholderType?, prefix: RouteLiteral, suffix: RouteLiteral)
         /// The trailing wildcard.
         case wildcard
     }
@@ -129,6 +140,7 @@ struct RouteVariant: Sendable, CustomStringConvertible {
             switch segment {
             case .literal(let text): return .literal(RouteLiteral(text))
             case .parameter(_, let type): return .parameter(type)
+            case .affixed(_, let type, let prefix, let suffix): return .affixed(type, prefix: RouteLiteral(prefix), suffix: RouteLiteral(suffix))
             case .wildcard: return .wildcard
             }
         }
@@ -143,6 +155,7 @@ struct RouteVariant: Sendable, CustomStringConvertible {
             switch segment {
             case .literal(let literal): text += literal
             case .parameter(let name, let type): text += ":" + name + (type.map { "<\($0.rawValue)>" } ?? "")
+            case .affixed(let name, let type, let prefix, let suffix): text += prefix + ":" + name + (type.map { "<\($0.rawValue)>" } ?? "") + suffix
             case .wildcard: text += "*"
             }
         }
@@ -170,7 +183,7 @@ struct RouteVariant: Sendable, CustomStringConvertible {
                 switch segment {
                 case .wildcard where index != pieces.count - 1:
                     throw fail(.wildcardNotLast)
-                case .parameter(let name, _):
+                case .parameter(let name, _), .affixed(let name, _, _, _):
                     if names.contains(name) { throw fail(.duplicateParameter(name: name)) }
                     names.append(name)
                 default: break
@@ -189,26 +202,26 @@ struct RouteVariant: Sendable, CustomStringConvertible {
         let bytes = Array(bytes)
         if bytes == [UInt8(ascii: "*")] { return .wildcard }
         if bytes.contains(UInt8(ascii: "*")) { throw fail(.wildcardMixedWithText(segment: piece)) }
-        guard bytes.first == UInt8(ascii: ":") else {
-            if bytes.contains(UInt8(ascii: ":")) { throw fail(.placeholderMixedWithText(segment: piece)) }
-            return .literal(piece)
-        }
-        var end = 1
+        let colon = bytes.firstIndex(of: UInt8(ascii: ":"))!
+        var end = colon + 1
         while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
-        let name = String(decoding: bytes[1..<end], as: UTF8.self)
-        if name.isEmpty {
-            if end == bytes.count || bytes[end] == UInt8(ascii: "<") { throw fail(.emptyPlaceholderName(segment: piece)) }
-            throw fail(.placeholderMixedWithText(segment: piece))
-        }
+        let name = String(decoding: bytes[(colon + 1)..<end], as: UTF8.self)
+        if name.isEmpty { throw fail(.emptyPlaceholderName(segment: piece)) }
         if let first = name.utf8.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") {
             throw fail(.invalidPlaceholderName(name: name))
         }
-        if end == bytes.count { return .parameter(name: name, type: nil) }
-        guard bytes[end] == UInt8(ascii: "<") else { throw fail(.placeholderMixedWithText(segment: piece)) }
-        guard bytes.last == UInt8(ascii: ">"), bytes.count > end + 1 else { throw fail(.unterminatedType(segment: piece)) }
-        let typeName = String(decoding: bytes[(end + 1)..<(bytes.count - 1)], as: UTF8.self)
-        guard let type = RoutePlaceholderType(rawValue: typeName) else { throw fail(.unknownType(type: typeName)) }
-        return .parameter(name: name, type: type)
+        var type: RoutePlaceholderType?
+        if end < bytes.count, bytes[end] == UInt8(ascii: "<") {
+            guard let close = bytes[end...].firstIndex(of: UInt8(ascii: ">")) else { throw fail(.unterminatedType(segment: piece)) }
+            let typeName = String(decoding: bytes[(end + 1)..<close], as: UTF8.self)
+            guard let known = RoutePlaceholderType(rawValue: typeName) else { throw fail(.unknownType(type: typeName)) }
+            type = known
+            end = close + 1
+        }
+        if bytes[end...].contains(UInt8(ascii: ":")) { throw fail(.twoPlaceholders(segment: piece)) }
+        if colon == 0, end == bytes.count { return .parameter(name: name, type: type) }
+        return .affixed(
+            name: name, type: type, prefix: String(decoding: bytes[..<colon], as: UTF8.self), suffix: String(decoding: bytes[end...], as: UTF8.self))
     }
 
     /// ASCII letters, digits and `_`: the bytes of a parameter name.

@@ -13,13 +13,15 @@ extension RouteTrie {
         for (routeIndex, route) in routes.enumerated() {
             for (variantIndex, variant) in route.pattern.variants.enumerated() {
                 var current = 0
-                var captures: [(index: Int, name: String)] = []
+                var captures: [(capture: Capture, name: String)] = []
                 var restStart = -1
                 for (index, segment) in variant.segments.enumerated() {
                     current = GrowingNode.child(of: current, for: segment, in: &nodes)
                     switch segment {
                     case .literal: break
-                    case .parameter(let name, _): captures.append((index, name))
+                    case .parameter(let name, _): captures.append((Capture(segment: index, prefixCount: 0, suffixCount: 0), name))
+                    case .affixed(let name, _, let prefix, let suffix):
+                        captures.append((Capture(segment: index, prefixCount: prefix.utf8.count, suffixCount: suffix.utf8.count), name))
                     case .wildcard: restStart = index
                     }
                 }
@@ -59,7 +61,7 @@ extension RouteTrie {
         self.typedEdges = layout.typedEdges
         self.terminals = layout.terminals
         self.captureNames = layout.captureNames
-        self.captureSegments = layout.captureSegments
+        self.captures = layout.captures
         self.topPriority = layout.nodes.first?.bestPriority
     }
 
@@ -75,8 +77,8 @@ extension RouteTrie {
             let order: Int
             /// The variant's index in its pattern's expansion order.
             let variant: Int
-            /// Placeholder names by segment index.
-            let captures: [(index: Int, name: String)]
+            /// Placeholder names with what they capture.
+            let captures: [(capture: Capture, name: String)]
             /// The index of the first segment the wildcard matched, or `-1`.
             let restStart: Int
         }
@@ -108,8 +110,32 @@ extension RouteTrie {
                 literalIndex = index
             }
         }
-        /// Typed placeholder children, in the order of ``RoutePlaceholderType/allCases``.
-        var typed: [TypedEdge] = []
+        /// A checking placeholder child (typed, or with text around it) while the trie is built.
+        struct CheckedEdge {
+            /// The type the value must have, if any.
+            let type: RoutePlaceholderType?
+            /// The text before the value.
+            let prefix: RouteLiteral
+            /// The text after the value.
+            let suffix: RouteLiteral
+            /// The child.
+            let node: Int
+
+            /// The order the walk tries children in: those with text first (more text, then
+            /// more text before, then by type), then the typed ones in the order of
+            /// ``RoutePlaceholderType/allCases``.
+            var order: (Int, Int, Int, Int) {
+                let typeIndex = type.map { RoutePlaceholderType.allCases.firstIndex(of: $0)! } ?? RoutePlaceholderType.allCases.count
+                let prefixCount = prefix.text.utf8.count
+                let affixCount = prefixCount + suffix.text.utf8.count
+                // Within the affixed children, a type's rank decides (int before float); the
+                // disjoint types' order among themselves never decides a match.
+                let rank = type.map { $0.rank * 8 + typeIndex } ?? 3 * 8
+                return affixCount == 0 ? (1, 0, 0, typeIndex) : (0, -affixCount, -prefixCount, rank)
+            }
+        }
+        /// Checking placeholder children, in the order the walk tries them (``CheckedEdge/order``).
+        var typed: [CheckedEdge] = []
         /// The untyped placeholder child.
         var parameter: Int?
         /// The wildcard child.
@@ -132,16 +158,27 @@ extension RouteTrie {
                 if let existing = nodes[parent].parameter { return existing }
                 nodes[parent].parameter = created
             case .parameter(_, let type?):
-                if let existing = nodes[parent].typed.first(where: { $0.type == type }) { return existing.node }
-                nodes[parent].typed.append(TypedEdge(type: type, node: created))
-                let order = RoutePlaceholderType.allCases
-                nodes[parent].typed.sort { order.firstIndex(of: $0.type)! < order.firstIndex(of: $1.type)! }
+                return checkedChild(of: parent, CheckedEdge(type: type, prefix: RouteLiteral(""), suffix: RouteLiteral(""), node: created), in: &nodes)
+            case .affixed(_, let type, let prefix, let suffix):
+                return checkedChild(of: parent, CheckedEdge(type: type, prefix: RouteLiteral(prefix), suffix: RouteLiteral(suffix), node: created), in: &nodes)
             case .wildcard:
                 if let existing = nodes[parent].wildcard { return existing }
                 nodes[parent].wildcard = created
             }
             nodes.append(GrowingNode())
             return created
+        }
+
+        /// The child of `parent` for `edge` (an edge of the same type and texts), created if
+        /// needed as `edge.node`.
+        private static func checkedChild(of parent: Int, _ edge: CheckedEdge, in nodes: inout [GrowingNode]) -> Int {
+            if let existing = nodes[parent].typed.first(where: { $0.type == edge.type && $0.prefix == edge.prefix && $0.suffix == edge.suffix }) {
+                return existing.node
+            }
+            nodes[parent].typed.append(edge)
+            nodes[parent].typed.sort { $0.order < $1.order }
+            nodes.append(GrowingNode())
+            return edge.node
         }
     }
 
@@ -154,7 +191,7 @@ extension RouteTrie {
         var typedEdges: [TypedEdge] = []
         var terminals: [Terminal] = []
         var captureNames: [String] = []
-        var captureSegments: [Int] = []
+        var captures: [Capture] = []
 
         /// An empty layout with room for `nodes` (each array allocated once, at its final size,
         /// except the captures').
@@ -167,6 +204,7 @@ extension RouteTrie {
             for node in nodes {
                 literalCount += node.literals.count
                 for entry in node.literals { literalBytes += entry.literal.text.utf8.count }
+                for edge in node.typed { literalBytes += edge.prefix.text.utf8.count + edge.suffix.text.utf8.count }
                 if node.literals.count > RouteTrie.linearLiteralCount { slotCount += Self.slotCount(for: node.literals.count) }
                 typedCount += node.typed.count
                 if !node.terminals.isEmpty { terminalCount += 1 }
@@ -208,7 +246,14 @@ extension RouteTrie {
                     slots[flat.slotStart + slot] = index
                 }
             }
-            typedEdges += node.typed
+            for edge in node.typed {
+                typedEdges.append(
+                    TypedEdge(
+                        type: edge.type, affixStart: bytes.count, prefixCount: edge.prefix.text.utf8.count, suffixCount: edge.suffix.text.utf8.count,
+                        node: edge.node))
+                bytes += edge.prefix.text.utf8
+                bytes += edge.suffix.text.utf8
+            }
             if let best = node.terminals.first {
                 flat.terminal = terminals.count
                 terminals.append(
@@ -216,7 +261,7 @@ extension RouteTrie {
                         route: best.route, priority: best.priority, captureStart: captureNames.count, captureCount: best.captures.count,
                         restStart: best.restStart))
                 captureNames += best.captures.map(\.name)
-                captureSegments += best.captures.map(\.index)
+                captures += best.captures.map(\.capture)
             }
             nodes.append(flat)
         }

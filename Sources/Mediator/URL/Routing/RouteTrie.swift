@@ -3,7 +3,8 @@
 /// from any thread.
 ///
 /// Each node has at most one child per kind: literal children keyed by the segment's bytes, one
-/// child per placeholder type (`int`, `uuid`, `alpha`, `float`, in that order), one untyped placeholder
+/// child per placeholder with literal text around it (its type and texts), one child per
+/// placeholder type (`int`, `uuid`, `alpha`, `float`, in that order), one untyped placeholder
 /// child and one wildcard child. Matching a path is one walk down the trie; it never looks at the
 /// list of routes, so its cost does not grow with the number of routes.
 ///
@@ -133,12 +134,30 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         let node: Int
     }
 
-    /// A typed placeholder child.
+    /// A placeholder child that checks the segment: a typed placeholder (`:id<int>`), or one with
+    /// literal text around it (`:name.json`, typed or not).
     struct TypedEdge: Sendable {
-        /// The type a segment must have to go down this child.
-        let type: RoutePlaceholderType
+        /// The type the value must have to go down this child, if any (always one when the edge
+        /// has no affixes: an untyped placeholder without them is the node's `parameter`).
+        let type: RoutePlaceholderType?
+        /// Where the text before the value and then the text after it start in ``bytes``.
+        let affixStart: Int
+        /// How many bytes the text before the value has.
+        let prefixCount: Int
+        /// How many bytes the text after the value has.
+        let suffixCount: Int
         /// The child's index in ``nodes``.
         let node: Int
+    }
+
+    /// A placeholder of a terminal: the segment it captures, less the literal text around it.
+    struct Capture: Sendable {
+        /// The segment's index in the path.
+        let segment: Int
+        /// The bytes of literal text before the value.
+        let prefixCount: Int
+        /// The bytes of literal text after the value.
+        let suffixCount: Int
     }
 
     /// The best variant of a route ending at a node, with where its captures are in the path.
@@ -148,7 +167,7 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         /// The route's priority (copied here for the walk).
         let priority: Int
         /// The variant's captures: `captureNames[captureStart ..< captureStart + captureCount]`,
-        /// the segment each one takes at the same place in ``captureSegments``. Names live here,
+        /// the segment each one takes at the same place in ``captures``. Names live here,
         /// not in the nodes, because `/user/:id` and `/user/:uid` share one node.
         let captureStart: Int
         /// How many placeholders the variant has.
@@ -176,14 +195,15 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// The hash tables of nodes with many literal children: indices into ``edges``, `-1` for an
     /// empty slot (open addressing, linear probing, at most half full).
     let slots: [Int]
-    /// Every node's typed placeholder children, each node's together.
+    /// Every node's checking placeholder children (typed, or with text around them), each
+    /// node's together.
     let typedEdges: [TypedEdge]
     /// The terminals of the nodes that have one.
     let terminals: [Terminal]
     /// The placeholder names of every terminal, each terminal's together.
     let captureNames: [String]
-    /// The segment index each of ``captureNames`` captures.
-    let captureSegments: [Int]
+    /// What each of ``captureNames`` captures.
+    let captures: [Capture]
     /// The highest priority of any route: a walk stops at the first match with it.
     let topPriority: Int?
 
@@ -199,21 +219,25 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// Which route wins when several match:
     /// 1. the highest priority;
     /// 2. then the best sequence of segment kinds, compared segment by segment from the left:
-    ///    literal before typed placeholder (by ``RoutePlaceholderType/rank``: `int` before
-    ///    `float`) before untyped placeholder before wildcard, and a path that ends before a
-    ///    wildcard (which then matches nothing) before the wildcard;
+    ///    literal before placeholder with text around it (more text first, then more text
+    ///    before it, then typed by rank before untyped) before typed placeholder (by
+    ///    ``RoutePlaceholderType/rank``: `int` before `float`) before untyped placeholder before
+    ///    wildcard, and a path that ends before a wildcard (which then matches nothing) before the
+    ///    wildcard;
     /// 3. then the earliest registered;
     /// 4. then, between two variants of one route, the earlier in expansion order.
     ///
-    /// The walk tries, at each segment, the literal child, then the typed children, then the
-    /// untyped one, then the wildcard, backtracking when a branch fails deeper. Two branches that
-    /// both match differ first at a segment where their kinds differ (one literal child can match
-    /// a segment, and typed children are tried in the order of their ranks), so the walk meets
+    /// The walk tries, at each segment, the literal child, then the children with text around
+    /// their placeholder, then the typed children, then the untyped one, then the wildcard,
+    /// backtracking when a branch fails deeper. Two branches that both match differ first at a
+    /// segment where their kinds differ (one literal child can match a segment; two children with
+    /// text that both match differ in the length of their texts or in their type's rank, and are
+    /// tried in that order; typed children are tried in the order of their ranks), so the walk meets
     /// matches in the order of rule 2: with all priorities equal the first match found is the
     /// best. With priorities, it keeps the best priority found, skips subtrees whose best priority
     /// is not higher, and stops at a match with the highest priority of all. Each node is entered
-    /// at most once, so the work is bounded by the nodes along the path's possible matches, with at
-    /// most seven children tried per node.
+    /// at most once, so the work is bounded by the nodes along the path's possible matches (the
+    /// children with text around their placeholder are as many as the routes registered there).
     func match<Text: RouteSegmentText>(_ segments: [Text]) -> RouteMatch<Payload>? {
         guard let best = bestNode(for: segments) else { return nil }
         let terminal = terminals[nodes[best].terminal]
@@ -226,8 +250,14 @@ struct RouteTrie<Payload: Sendable>: Sendable {
             ? []
             : .init(unsafeUninitializedCapacity: terminal.captureCount) { buffer, initialized in
                 for offset in 0..<terminal.captureCount {
-                    let capture = terminal.captureStart + offset
-                    (buffer.baseAddress! + offset).initialize(to: (captureNames[capture], String(segments[captureSegments[capture]])))
+                    let capture = self.captures[terminal.captureStart + offset]
+                    let segment = segments[capture.segment]
+                    let value =
+                        capture.prefixCount == 0 && capture.suffixCount == 0
+                        ? String(segment)
+                        // The cuts fall between UTF-8 sequences: the texts are whole ones.
+                        : String(decoding: segment.utf8.dropFirst(capture.prefixCount).dropLast(capture.suffixCount), as: UTF8.self)
+                    (buffer.baseAddress! + offset).initialize(to: (captureNames[terminal.captureStart + offset], value))
                     initialized = offset + 1
                 }
             }
@@ -269,7 +299,7 @@ struct RouteTrie<Payload: Sendable>: Sendable {
             if let literal = literalChild(of: node, segment), search(literal, depth: depth + 1, segments, &best) { return true }
             guard !segment.isEmpty else { return false }
             // Indices rather than a slice of the array: a slice would retain its storage.
-            for index in node.typedStart..<node.typedStart + node.typedCount where typedEdges[index].type.accepts(bytes: segment) {
+            for index in node.typedStart..<node.typedStart + node.typedCount where accepts(typedEdges[index], segment) {
                 if search(typedEdges[index].node, depth: depth + 1, segments, &best) { return true }
             }
             return node.parameter >= 0 && search(node.parameter, depth: depth + 1, segments, &best)
@@ -283,6 +313,20 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     private func withBytes<Text: RouteSegmentText, Result>(of text: Text, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
         return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Whether `segment` goes down `edge`: it begins and ends with the edge's texts around a
+    /// non-empty value of the edge's type.
+    @inline(__always)
+    private func accepts(_ edge: TypedEdge, _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        if edge.prefixCount == 0, edge.suffixCount == 0 { return edge.type?.accepts(bytes: segment) ?? true }
+        guard segment.count > edge.prefixCount + edge.suffixCount else { return false }
+        for offset in 0..<edge.prefixCount where bytes[edge.affixStart + offset] != segment[offset] { return false }
+        let valueEnd = segment.count - edge.suffixCount
+        let suffixStart = edge.affixStart + edge.prefixCount
+        for offset in 0..<edge.suffixCount where bytes[suffixStart + offset] != segment[valueEnd + offset] { return false }
+        guard let type = edge.type else { return true }
+        return type.accepts(bytes: segment[edge.prefixCount..<valueEnd])
     }
 
     /// The most literal children a node compares one by one rather than through its hash table.
@@ -352,15 +396,40 @@ struct RouteTrie<Payload: Sendable>: Sendable {
         return sorted.map { Listing(pattern: $0.route.pattern.text, payload: $0.route.payload, priority: $0.route.priority) }
     }
 
-    /// A variant's segment kinds as ranks (literal 0, typed 1 or 2 by
-    /// ``RoutePlaceholderType/rank``, untyped 3, wildcard 4).
-    private static func kindRanks(_ variant: RouteVariant) -> [Int] {
-        variant.segments.map { segment in
-            switch segment {
-            case .literal: return 0
-            case .parameter(_, let type): return type?.rank ?? 3
-            case .wildcard: return 4
-            }
+    /// A variant's segments as ranks, in the order ``match(_:)`` prefers them.
+    private static func kindRanks(_ variant: RouteVariant) -> [SegmentRank] {
+        variant.segments.map(SegmentRank.init)
+    }
+}
+
+/// Where a kind of segment stands in the order matching prefers (see ``RouteTrie/match(_:)``):
+/// compared kind first, then, between placeholders with text around them, more text first, more
+/// text before the value first, then the type's rank.
+struct SegmentRank: Comparable, Sendable {
+    /// Literal 0, with text around it 1, typed 2 or 3 by ``RoutePlaceholderType/rank``, untyped 4,
+    /// wildcard 5.
+    private let kind: Int
+    /// The bytes of text around the placeholder, negated (more text ranks first).
+    private let affixes: Int
+    /// The bytes of text before the placeholder, negated.
+    private let prefix: Int
+    /// The type's rank, 3 for none.
+    private let type: Int
+
+    /// The rank of `segment`.
+    init(_ segment: RouteVariant.Segment) {
+        switch segment {
+        case .literal: (kind, affixes, prefix, type) = (0, 0, 0, 0)
+        case .affixed(_, let type, let prefix, let suffix):
+            (kind, affixes, self.prefix, self.type) = (1, -(prefix.utf8.count + suffix.utf8.count), -prefix.utf8.count, type?.rank ?? 3)
+        case .parameter(_, let type?): (kind, affixes, prefix, self.type) = (1 + type.rank, 0, 0, 0)
+        case .parameter(_, nil): (kind, affixes, prefix, type) = (4, 0, 0, 0)
+        case .wildcard: (kind, affixes, prefix, type) = (5, 0, 0, 0)
         }
+    }
+
+    /// Whether `lhs` is preferred to `rhs`.
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.kind, lhs.affixes, lhs.prefix, lhs.type) < (rhs.kind, rhs.affixes, rhs.prefix, rhs.type)
     }
 }

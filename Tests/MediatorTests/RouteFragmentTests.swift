@@ -1,0 +1,102 @@
+import Mediator
+import Testing
+
+// Fragment routes as JLRoutes reads them (`/user#/view/:id`), with URLPolicy.readsFragmentsAsRoutes:
+// JLRoutes' testFragmentRouting cases, then what the option leaves alone.
+
+/// The params a URL reached `Echo/echo` with, without the mediator's `@` keys, or `nil` when it
+/// reached something else.
+private func echoed(_ mediator: Mediator, _ url: String) -> [String: String]? {
+    guard let values = mediator.open(url) as? [String: any Sendable] else { return nil }
+    var shown: [String: String] = [:]
+    for (key, value) in values where !key.hasPrefix("@") { shown[key] = value as? String ?? "\(value)" }
+    return shown
+}
+
+/// JLRoutes' fragment routes, to `Echo/echo`, with fragments read.
+private func fragmentMediator() throws -> Mediator {
+    let mediator = try urlTestMediator()
+    mediator.urlPolicy.readsFragmentsAsRoutes = true
+    for pattern in [
+        "/user#/view/:userID", "/:object#/:action/:primaryKey", "/interleaving/:param1#/foo/:param2", "/xyz/wildcard#/*", "/route#/:param/*",
+        "/required#/:requiredParam(/optional/:optionalParam)(/moreOptional/:moreOptionalParam)",
+    ] {
+        try mediator.route(pattern, to: "Echo", action: "echo")
+    }
+    return mediator
+}
+
+@Suite("Deep links: fragment routes, as JLRoutes reads them")
+struct RouteFragmentTests {
+    @Test("JLRoutes' fragment cases: the fragment's path joins the path after a #, its query items join the query")
+    func jlroutesCases() throws {
+        let mediator = try fragmentMediator()
+        #expect(echoed(mediator, "tests://user#/view/joeldev") == ["userID": "joeldev"])
+        #expect(echoed(mediator, "tests://user#/view/joeldev/") == ["userID": "joeldev"])
+        #expect(echoed(mediator, "tests://user#/view/joel%20levin") == ["userID": "joel levin"])
+        #expect(echoed(mediator, "tests://user#/view/joeldev?foo=bar&thing=stuff") == ["userID": "joeldev", "foo": "bar", "thing": "stuff"])
+        #expect(echoed(mediator, "tests://user#/view/joeldev?userID=evilPerson") == ["userID": "joeldev"])
+        #expect(
+            echoed(mediator, "tests://user#/view/joeldev?userID=evilPerson&search=evilSearch&evilThing=evil")
+                == ["userID": "joeldev", "search": "evilSearch", "evilThing": "evil"])
+        #expect(
+            echoed(mediator, "tests://user?search=niceSearch&go=home#/view/joeldev?userID=evilPerson&&evilThing=evil")
+                == ["userID": "joeldev", "search": "niceSearch", "go": "home", "evilThing": "evil"])
+        #expect(echoed(mediator, "tests://post#/edit/123") == ["object": "post", "action": "edit", "primaryKey": "123"])
+        #expect(echoed(mediator, "tests://interleaving/paramvalue1#/foo/paramvalue2") == ["param1": "paramvalue1", "param2": "paramvalue2"])
+        let bare = mediator.open("tests://xyz/wildcard#") as? [String: any Sendable]
+        #expect(bare?[URLRoute.restKey] as? [String] == [])
+        let rest = mediator.open("tests://xyz/wildcard#/matches/with/extra/path/components") as? [String: any Sendable]
+        #expect(rest?[URLRoute.restKey] as? [String] == ["matches", "with", "extra", "path", "components"])
+        let both = mediator.open("tests://route#/matches/with/wildcard") as? [String: any Sendable]
+        #expect(both?["param"] as? String == "matches")
+        #expect(both?[URLRoute.restKey] as? [String] == ["with", "wildcard"])
+        #expect(!mediator.canOpen("tests://doesnt/exist#/and/wont/match"))
+        #expect(echoed(mediator, "tests://required#/mustExist") == ["requiredParam": "mustExist"])
+        #expect(
+            echoed(mediator, "tests://required#/mustExist/optional/mightExist") == ["requiredParam": "mustExist", "optionalParam": "mightExist"])
+        #expect(
+            echoed(mediator, "tests://required#/mustExist/optional/mightExist/moreOptional/mightExistToo")
+                == ["requiredParam": "mustExist", "optionalParam": "mightExist", "moreOptionalParam": "mightExistToo"])
+    }
+
+    @Test("A fragment of query items only adds params, not a segment; an empty path takes the # as a segment of its own")
+    func queryOnlyFragment() throws {
+        let mediator = try urlTestMediator()
+        mediator.urlPolicy.readsFragmentsAsRoutes = true
+        try mediator.route("/user/:id", to: "Echo", action: "echo")
+        try mediator.route("/#/view/:id", to: "Echo", action: "echo")
+        try mediator.route("/note#draft", to: "Other", action: "ping")
+        #expect(echoed(mediator, "myapp://user/7#tab=posts&x=1") == ["id": "7", "tab": "posts", "x": "1"])
+        #expect(echoed(mediator, "myapp://user/7?tab=a#tab=b") == ["id": "7", "tab": "[\"a\", \"b\"]"])
+        #expect(echoed(mediator, "https://example.com/#/view/9") == ["id": "9"])
+        #expect(mediator.open("myapp://note#draft") as? String == "pong")
+        // A first item without a value is a path, as JLRoutes reads it.
+        #expect(echoed(mediator, "myapp://user/7#tab=") == ["id": "7#tab="])
+    }
+
+    @Test("Off by default: the fragment is ignored, and a # in a pattern is matched by %23 only")
+    func offByDefault() throws {
+        let mediator = try fragmentMediator()
+        mediator.urlPolicy.readsFragmentsAsRoutes = false
+        try mediator.route("/user", to: "Other", action: "ping")
+        #expect(mediator.open("tests://user#/view/joeldev") as? String == "pong")
+        #expect(echoed(mediator, "tests://user%23/view/joeldev") == ["userID": "joeldev"])
+    }
+
+    @Test("A fragment's malformed escape is invalidURL naming it; its items count toward the query limit; Target/action URLs ignore it")
+    func hostileFragments() throws {
+        let mediator = try fragmentMediator()
+        let malformed = #expect(throws: MediatorError.self) { try mediator.validate(url: "tests://user#/view/%zz") }
+        #expect(malformed?.code == .invalidURL)
+        #expect(malformed?.reason.contains(#"the fragment's segment "%zz""#) == true)
+        mediator.urlPolicy.maximumQueryItems = 2
+        let many = #expect(throws: MediatorError.self) { try mediator.validate(url: "tests://user?a=1&b=2#/view/x?c=3") }
+        #expect(many?.code == .invalidURL)
+        let reserved = #expect(throws: MediatorError.self) { try mediator.validate(url: "tests://user#/view/x?@route=/evil") }
+        #expect(reserved?.code == .invalidURL)
+        #expect(mediator.open("tests://Other/ping#/view/x") as? String == "pong")
+        let deep = "tests://user#" + String(repeating: "/a", count: 64)
+        #expect(!mediator.canOpen(deep))
+    }
+}
