@@ -99,7 +99,7 @@ struct DeepLinkPeerDifferencesTests {
         #expect(!mediator.canOpen("https://example.com/example.com/notes"))
     }
 
-    @Test("Literals are compared byte for byte: case included, precomposed is not decomposed (routing-kit has a case-insensitive option)")
+    @Test("Literals are compared byte for byte unless URLPolicy.matchesRoutesIgnoringCase: case included, precomposed is not decomposed")
     func literalsKeepCase() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/User/:id", to: "Echo", action: "echo")

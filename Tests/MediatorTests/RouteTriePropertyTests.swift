@@ -136,15 +136,21 @@ private func referenceKinds(_ variant: RouteVariant) -> [Int] {
     }
 }
 
-/// The captures and rest if `variant` matches `path`, else `nil`.
-private func referenceMatch(_ variant: RouteVariant, _ path: [String]) -> (parameters: [String: [UInt8]], rest: [[UInt8]]?)? {
+/// `bytes` with ASCII capitals made small, when `fold`.
+private func folded(_ bytes: [UInt8], _ fold: Bool) -> [UInt8] {
+    fold ? bytes.map { (65...90).contains($0) ? $0 | 0x20 : $0 } : bytes
+}
+
+/// The captures and rest if `variant` matches `path`, else `nil`; `fold`: literal text compared
+/// ignoring ASCII case (values captured as given).
+private func referenceMatch(_ variant: RouteVariant, _ path: [String], fold: Bool = false) -> (parameters: [String: [UInt8]], rest: [[UInt8]]?)? {
     var parameters: [String: [UInt8]] = [:]
     for (index, segment) in variant.segments.enumerated() {
         switch segment {
         case .wildcard:
             return (parameters, path[index...].map { Array($0.utf8) })
         case .literal(let text):
-            guard index < path.count, Array(text.utf8) == Array(path[index].utf8) else { return nil }
+            guard index < path.count, folded(Array(text.utf8), fold) == folded(Array(path[index].utf8), fold) else { return nil }
         case .parameter(let name, let type):
             guard index < path.count, !path[index].isEmpty else { return nil }
             if let type, !referenceAccepts(type, path[index]) { return nil }
@@ -152,8 +158,11 @@ private func referenceMatch(_ variant: RouteVariant, _ path: [String]) -> (param
         case .affixed(let name, let type, let prefix, let suffix):
             guard index < path.count else { return nil }
             let bytes = Array(path[index].utf8)
-            let (head, tail) = (Array(prefix.utf8), Array(suffix.utf8))
-            guard bytes.count > head.count + tail.count, bytes.starts(with: head), bytes.reversed().starts(with: tail.reversed()) else { return nil }
+            let (head, tail) = (folded(Array(prefix.utf8), fold), folded(Array(suffix.utf8), fold))
+            let compared = folded(bytes, fold)
+            guard compared.count > head.count + tail.count, compared.starts(with: head), compared.reversed().starts(with: tail.reversed()) else {
+                return nil
+            }
             let value = Array(bytes[head.count..<(bytes.count - tail.count)])
             if let type, !referenceAccepts(type, String(decoding: value, as: UTF8.self)) { return nil }
             parameters[name] = value
@@ -163,12 +172,12 @@ private func referenceMatch(_ variant: RouteVariant, _ path: [String]) -> (param
 }
 
 /// Every variant of every route that matches `path`.
-private func referenceCandidates(_ routes: [ReferenceRoute], _ path: [String]) -> [Candidate] {
+private func referenceCandidates(_ routes: [ReferenceRoute], _ path: [String], fold: Bool) -> [Candidate] {
     guard path.count <= 64 else { return [] }
     var candidates: [Candidate] = []
     for route in routes {
         for (index, variant) in route.pattern.variants.enumerated() {
-            guard let (parameters, rest) = referenceMatch(variant, path) else { continue }
+            guard let (parameters, rest) = referenceMatch(variant, path, fold: fold) else { continue }
             let kinds = referenceKinds(variant)
             let outcome = Outcome(label: route.label, parameters: parameters, rest: rest)
             candidates.append(Candidate(outcome: outcome, priority: route.priority, kinds: kinds, order: route.order, variant: index))
@@ -195,7 +204,7 @@ private func trieOutcome(_ trie: RouteTrie<String>, _ path: [String]) -> Outcome
 // MARK: - Generators
 
 /// Literal segments the generator uses: few, so that routes share prefixes and paths collide.
-private let literalWords = ["a", "b", "c", "caf\u{E9}"]
+private let literalWords = ["a", "b", "c", "caf\u{E9}", "B"]
 /// Texts around placeholders (each begins with a byte that cannot continue a name): few, so that
 /// they collide with each other and with the literals.
 private let affixWords = ["", ".json", ".tar.json", "#", "-a", "\u{E9}"]
@@ -205,7 +214,8 @@ private let segmentPool =
     literalWords + [
         "1", "-3", "007", "9223372036854775808", "xyz", "Q", "cafe\u{301}", "a b", "x-y", "+5",
         "123e4567-e89b-12d3-a456-426614174000", "123E4567-E89B-12D3-A456-42661417400g",
-        "a1", "ab", "a.json", "1.tar.json", ".json", "x#", "#", "#-a", "-a-a", "\u{E9}\u{E9}", "c\u{E9}.json",
+        "a1", "ab", "a.json", "1.tar.json", ".json", "x#", "#", "#-a", "-a-a", "\u{E9}\u{E9}", "c\u{E9}.json", "A", "C", "CAF\u{E9}",
+        "CAF\u{C9}", "Ab", "x.JSON", "-A",
     ]
 
 /// Random patterns from the grammar, with names unique within each pattern.
@@ -328,9 +338,11 @@ struct RouteTriePropertyTests {
         var duplicates = 0
     }
 
-    @Test("The trie agrees with the reference on paths from the routes and on random paths (2,000 seeded route sets)")
-    func agreesWithReference() throws {
-        var generator = PatternGenerator(random: SplitMix64(seed: 0x5EED_0001))
+    @Test(
+        "The trie agrees with the reference on paths from the routes and on random paths (2,000 seeded route sets), with literals compared byte for byte or ignoring ASCII case",
+        arguments: [false, true])
+    func agreesWithReference(foldingCase: Bool) throws {
+        var generator = PatternGenerator(random: SplitMix64(seed: foldingCase ? 0x5EED_0003 : 0x5EED_0001))
         var tally = Tally()
         for iteration in 0..<2_000 {
             // A third of the sets are disjoint: each pattern starts with its own literal.
@@ -354,7 +366,7 @@ struct RouteTriePropertyTests {
                     tally.duplicates += 1
                 }
             }
-            let trie = builder.build()
+            let trie = builder.build(foldingCase: foldingCase)
 
             var paths: [[String]] = []
             for route in routes {
@@ -370,8 +382,8 @@ struct RouteTriePropertyTests {
                         // when no other variant of the route matches too.
                         let match = trie.match(path)
                         #expect(match?.payload == route.label, "seed iteration \(iteration): \(route.pattern.text) on \(path)")
-                        let matchingVariants = route.pattern.variants.filter { referenceMatch($0, path) != nil }
-                        if matchingVariants.count == 1, let (parameters, rest) = referenceMatch(variant, path) {
+                        let matchingVariants = route.pattern.variants.filter { referenceMatch($0, path, fold: foldingCase) != nil }
+                        if matchingVariants.count == 1, let (parameters, rest) = referenceMatch(variant, path, fold: foldingCase) {
                             #expect(trieOutcome(trie, path) == Outcome(label: route.label, parameters: parameters, rest: rest))
                         }
                     }
@@ -380,7 +392,7 @@ struct RouteTriePropertyTests {
             for _ in 0..<4 { paths.append(generator.randomPath()) }
 
             for path in paths {
-                let candidates = referenceCandidates(routes, path)
+                let candidates = referenceCandidates(routes, path, fold: foldingCase)
                 let expected = referenceBest(candidates)?.outcome
                 let actual = trieOutcome(trie, path)
                 #expect(actual == expected, "iteration \(iteration), routes \(routes.map { "\($0.pattern.text)@\($0.priority)" }), path \(path)")

@@ -222,12 +222,13 @@ extension Mediator {
         return false
     }
 
-    /// The routes' tries, built first when routes changed since the last match; `nil` when there
-    /// are no routes.
-    func routeSnapshot() -> RouteSnapshot? {
+    /// The routes' tries, built first when routes changed since the last match (or were built
+    /// folding case otherwise than `foldingCase` asks); `nil` when there are no routes.
+    /// `foldingCase`: ``URLPolicy/matchesRoutesIgnoringCase``, or `nil` for any snapshot (a listing).
+    func routeSnapshot(foldingCase: Bool? = nil) -> RouteSnapshot? {
         let (count, current) = state.withReadLock { registry in (registry.routes.count, registry.routes.snapshot) }
         if count == 0 { return nil }
-        if let current { return current }
+        if let current, foldingCase == nil || current.foldsCase == foldingCase { return current }
         // Built outside the registry's lock (most of a second for a table at its size limit,
         // during which every call would wait), by one thread at a time: the others wait here and
         // find its snapshot. Installed only if nothing changed meanwhile.
@@ -235,9 +236,10 @@ extension Mediator {
             let (current, builders, generation) = state.withReadLock { registry in
                 (registry.routes.snapshot, registry.routes.builders, registry.routes.generation)
             }
-            if let current { return current }
+            if let current, foldingCase == nil || current.foldsCase == foldingCase { return current }
             if builders.isEmpty { return nil }
-            let made = RouteSnapshot(tries: builders.mapValues { $0.build() })
+            let folding = foldingCase ?? false
+            let made = RouteSnapshot(tries: builders.mapValues { $0.build(foldingCase: folding) }, foldsCase: folding)
             return state.withLock { registry in registry.routes.install(made, builtAt: generation) }
         }
     }

@@ -52,7 +52,7 @@ extension Mediator {
             error.isURLRefusal = true
             return .failed(error)
         }
-        if hasRoutes, let segments = link.segments, let snapshot = routeSnapshot() {
+        if hasRoutes, let segments = link.segments, let snapshot = routeSnapshot(foldingCase: policy.matchesRoutesIgnoringCase) {
             // A host a mail client or proxy capitalised differently is matched once more in lowercase.
             let lowered = { () -> [String]? in
                 // Only a host: with an empty authority the first segment is a path segment.

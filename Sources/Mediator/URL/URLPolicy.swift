@@ -63,6 +63,14 @@ public struct URLPolicy: Sendable, Equatable {
     /// the host is always the first segment, whatever it holds. It changes what routes see, not
     /// how a `scheme://Target/action` URL is read.
     public var readsDottedHostsAsServers = false
+    /// Whether the literal text of route patterns (`/Profile/:id`, the `.json` of `:name.json`) is
+    /// matched ignoring ASCII case, as routing-kit's `caseInsensitive` option matches constant
+    /// segments: `myapp://profile/AbC` matches `/Profile/:id`, and `id` is `"AbC"` (captured values
+    /// keep their case). Only `A`–`Z` fold; other text is still compared byte for byte. Of routes
+    /// whose literals differ only in case (`/User` and `/user`), the one with the higher priority,
+    /// then the one registered first, is matched; both stay listed. Off by default: names are
+    /// compared byte for byte everywhere else.
+    public var matchesRoutesIgnoringCase = false
     /// Whether a routed link's fragment is read as JLRoutes reads it, for its fragment routes
     /// (`/user#/view/:id`): the fragment's path is joined to the path's last segment with a `#`
     /// (`myapp://user#/view/7` is `/user#/view/7`, a segment of its own when the path has none:
@@ -98,8 +106,8 @@ public struct URLPolicy: Sendable, Equatable {
     /// A policy; the defaults accept any scheme and target, URLs up to 64 KiB and 1,024 query items,
     /// and read links as RFC 3986 does. The reading options (``decodesPlusAsSpace``,
     /// ``decodesPlusAsSpaceInPaths``, ``matchesHostIgnoringCase``, ``readsDottedHostsAsServers``,
-    /// ``readsFragmentsAsRoutes``, ``allowsEmptyAuthority``, ``isolatedSchemes``) are set on the
-    /// value:
+    /// ``readsFragmentsAsRoutes``, ``matchesRoutesIgnoringCase``, ``allowsEmptyAuthority``,
+    /// ``isolatedSchemes``) are set on the value:
     ///
     /// ```swift
     /// var policy = URLPolicy(allowedSchemes: ["myapp"])

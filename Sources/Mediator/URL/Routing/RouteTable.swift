@@ -221,7 +221,7 @@ struct RouteTable {
     /// or a snapshot is already there; returns the snapshot the table has then (or `made`, which
     /// stays right for the match it was built for).
     mutating func install(_ made: RouteSnapshot, builtAt generation: Int) -> RouteSnapshot {
-        if let snapshot { return snapshot }
+        if let snapshot, snapshot.foldsCase == made.foldsCase { return snapshot }
         if generation == self.generation { snapshot = made }
         return made
     }
@@ -239,9 +239,14 @@ final class RouteSnapshot: Sendable {
     private let hasSchemeRoutes: Bool
     /// Whether any route has a host (when none has, a link's host is not even read).
     let hasHostRoutes: Bool
+    /// Whether the tries match literal text ignoring ASCII case
+    /// (``URLPolicy/matchesRoutesIgnoringCase``).
+    let foldsCase: Bool
 
-    init(tries: [String: RouteTrie<RouteDestination>]) {
+    /// The snapshot of `tries`, all built with `foldsCase`.
+    init(tries: [String: RouteTrie<RouteDestination>], foldsCase: Bool = false) {
         self.tries = tries
+        self.foldsCase = foldsCase
         anyScheme = tries[RouteTable.anyScheme]
         hasHostRoutes = tries.keys.contains { RouteTable.parts(of: $0).host != nil }
         hasSchemeRoutes = tries.keys.contains { !$0.isEmpty && RouteTable.parts(of: $0).host == nil }

@@ -2,10 +2,11 @@
 
 extension RouteTrie {
     /// A trie of `routes` (their `order`s must be distinct). Use ``RouteTrieBuilder``, which
-    /// rejects duplicates, rather than this directly.
+    /// rejects duplicates, rather than this directly. `foldingCase`: literal text is stored
+    /// ASCII-lowercased and matched against lowercased segments (``foldsCase``).
     ///
     /// Builds the trie with nodes that own their children (easy to grow), then lays it out flat.
-    init(routes: [Route]) {
+    init(routes: [Route], foldingCase: Bool = false) {
         // At most one node per segment of each variant, plus the root: reserved at once, so that
         // the array never holds two copies of itself while it grows (the peak of a large table).
         var nodes = [GrowingNode()]
@@ -16,7 +17,7 @@ extension RouteTrie {
                 var captures: [(capture: Capture, name: String)] = []
                 var restStart = -1
                 for (index, segment) in variant.segments.enumerated() {
-                    current = GrowingNode.child(of: current, for: segment, in: &nodes)
+                    current = GrowingNode.child(of: current, for: foldingCase ? Self.folded(segment) : segment, in: &nodes)
                     switch segment {
                     case .literal: break
                     case .parameter(let name, _): captures.append((Capture(segment: index, prefixCount: 0, suffixCount: 0), name))
@@ -63,6 +64,17 @@ extension RouteTrie {
         self.captureNames = layout.captureNames
         self.captures = layout.captures
         self.topPriority = layout.nodes.first?.bestPriority
+        self.foldsCase = foldingCase
+    }
+
+    /// `segment` with its literal text ASCII-lowercased.
+    private static func folded(_ segment: RouteVariant.Segment) -> RouteVariant.Segment {
+        switch segment {
+        case .literal(let text): return .literal(Mediator.asciiLowercased(text))
+        case .affixed(let name, let type, let prefix, let suffix):
+            return .affixed(name: name, type: type, prefix: Mediator.asciiLowercased(prefix), suffix: Mediator.asciiLowercased(suffix))
+        case .parameter, .wildcard: return segment
+        }
     }
 
     /// A node while the trie is being built.

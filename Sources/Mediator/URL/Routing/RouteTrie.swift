@@ -206,6 +206,9 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     let captures: [Capture]
     /// The highest priority of any route: a walk stops at the first match with it.
     let topPriority: Int?
+    /// Whether literal text was stored ASCII-lowercased, so that a path is walked lowercased
+    /// (its values captured as given): ``URLPolicy/matchesRoutesIgnoringCase``.
+    let foldsCase: Bool
 
     // MARK: - Matching
 
@@ -239,7 +242,15 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// at most once, so the work is bounded by the nodes along the path's possible matches (the
     /// children with text around their placeholder are as many as the routes registered there).
     func match<Text: RouteSegmentText>(_ segments: [Text]) -> RouteMatch<Payload>? {
+        if let folded = folded(segments) { return match(folded, capturing: segments) }
+        return match(segments, capturing: segments)
+    }
+
+    /// ``match(_:)`` walking `segments` and capturing from `given` (the same segments, or what
+    /// they were before folding: ASCII folding keeps every byte's place).
+    private func match<Walked: RouteSegmentText, Text: RouteSegmentText>(_ segments: [Walked], capturing given: [Text]) -> RouteMatch<Payload>? {
         guard let best = bestNode(for: segments) else { return nil }
+        let segments = given
         let terminal = terminals[nodes[best].terminal]
         let route = table[terminal.route]
         // No captures: the empty literal. `Array(unsafeUninitializedCapacity: 0)` stores its count
@@ -267,14 +278,23 @@ struct RouteTrie<Payload: Sendable>: Sendable {
 
     /// The payload and pattern of the route ``match(_:)`` would return, capturing nothing.
     func destination<Text: RouteSegmentText>(_ segments: [Text]) -> (payload: Payload, pattern: String)? {
-        guard let best = bestNode(for: segments) else { return nil }
+        let best: Int?
+        if let folded = folded(segments) { best = bestNode(for: folded) } else { best = bestNode(for: segments) }
+        guard let best else { return nil }
         let route = table[terminals[nodes[best].terminal].route]
         return (route.payload, route.pattern.text)
     }
 
     /// Whether some route matches `segments` (a dry run of ``match(_:)``: nothing is captured).
     func canMatch<Text: RouteSegmentText>(_ segments: [Text]) -> Bool {
-        bestNode(for: segments) != nil
+        destination(segments) != nil
+    }
+
+    /// The segments ASCII-lowercased when the trie ``foldsCase`` and one of them has a capital;
+    /// `nil` when they are walked as given.
+    private func folded<Text: RouteSegmentText>(_ segments: [Text]) -> [String]? {
+        guard foldsCase, segments.contains(where: { $0.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } }) else { return nil }
+        return segments.map { Mediator.asciiLowercased(String($0)) }
     }
 
     /// The node whose terminal is the best match, if any.

@@ -99,8 +99,9 @@ struct RouteTrieBuilder<Payload: Sendable> {
         size -= route.pattern.size
     }
 
-    /// The trie of the routes added so far.
-    func build() -> RouteTrie<Payload> {
-        RouteTrie(routes: routes.keys.sorted().compactMap { routes[$0] })
+    /// The trie of the routes added so far; `foldingCase`: their literal text matched ignoring
+    /// ASCII case (``URLPolicy/matchesRoutesIgnoringCase``).
+    func build(foldingCase: Bool = false) -> RouteTrie<Payload> {
+        RouteTrie(routes: routes.keys.sorted().compactMap { routes[$0] }, foldingCase: foldingCase)
     }
 }
