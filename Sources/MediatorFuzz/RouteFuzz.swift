@@ -98,10 +98,21 @@ enum RouteFuzz {
     /// The in-process params of `call(url:params:)`: an ordinary key and every reserved one.
     static let extra: Params = Params(Dictionary(uniqueKeysWithValues: (["ctx"] + URLRoute.reservedKeys.sorted()).map { ($0, marker as any Sendable) }))
 
-    /// One mediator per combination of the policy's options (bits 2-4), the handler (bit 5) and the
-    /// second selector byte's options (its bits 0-2).
-    static let fixtures: [Mediator] = (0..<128).map {
-        makeFixture(options: UInt8($0 & 7), more: UInt8($0 >> 4), answersUnmatched: $0 & 8 != 0)
+    /// The fixtures made so far, by index (see ``fixture(_:)``).
+    private static let fixtures = ReadWriteLock<[Int: Mediator]>([:])
+
+    /// The mediator for one combination of the policy's options (bits 0-2 of `index`), the handler
+    /// (bit 3) and the second selector byte's options (bits 4-6), made the first time an input
+    /// needs it: a replay or a run uses a few of the 128.
+    static func fixture(_ index: Int) -> Mediator {
+        if let made = fixtures.withReadLock({ $0[index] }) { return made }
+        let fresh = makeFixture(options: UInt8(index & 7), more: UInt8(index >> 4), answersUnmatched: index & 8 != 0)
+        // A fixture another thread made meanwhile is kept; `fresh` is then released after the lock.
+        return fixtures.withLock { made in
+            if let kept = made[index] { return kept }
+            made[index] = fresh
+            return fresh
+        }
     }
 
     /// Runs one input (see the type's comment for its layout).
@@ -114,7 +125,7 @@ enum RouteFuzz {
         case 0, 1:
             let more = selector & 3 == 1 ? (input.first ?? 0) & 7 : 0
             let url = selector & 3 == 1 ? Array(input.dropFirst()) : input
-            let mediator = fixtures[Int(options) + (bit5 ? 8 : 0) + Int(more) * 16]
+            let mediator = fixture(Int(options) + (bit5 ? 8 : 0) + Int(more) * 16)
             check(url: String(decoding: url, as: UTF8.self), on: mediator, answersUnmatched: bit5, fixtureOnly: true)
         case 2:
             let (pattern, url) = split(input)
