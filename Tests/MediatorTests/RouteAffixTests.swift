@@ -60,6 +60,21 @@ struct RouteAffixTests {
         #expect(!mediator.canOpen("myapp://caf%C3%A9/xe%CC%81"))
     }
 
+    @Test("Many placeholders with text around them at one place: each reaches its own route, and duplicates are still found")
+    func manyAtOnePlace() throws {
+        let mediator = try urlTestMediator()
+        for index in 0..<40 { try mediator.route("/f/:n.e\(index)", to: "Echo", action: "echo") }
+        try mediator.route("/f/:n.e7", to: "Other", action: "ping", replacing: true)
+        #expect(throws: MediatorError.self) { try mediator.route("/f/:m.e39", to: "Other", action: "ping") }
+        for index in [0, 8, 9, 39] {
+            let reached = echoed(mediator, "myapp://f/x.e\(index)")
+            #expect(reached?["n"] as? String == "x", "\(index)")
+            #expect(reached?[URLRoute.patternKey] as? String == "/f/:n.e\(index)", "\(index)")
+        }
+        #expect(mediator.open("myapp://f/x.e7") as? String == "pong")
+        #expect(!mediator.canOpen("myapp://f/x.e40"))
+    }
+
     @Test("Routes that differ only in the placeholder's name are duplicates; other texts are not")
     func duplicates() throws {
         let mediator = try urlTestMediator()

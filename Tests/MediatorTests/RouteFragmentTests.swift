@@ -1,4 +1,5 @@
 import Mediator
+import TestSupport
 import Testing
 
 // Fragment routes as JLRoutes reads them (`/user#/view/:id`), with URLPolicy.readsFragmentsAsRoutes:
@@ -73,6 +74,64 @@ struct RouteFragmentTests {
         #expect(mediator.open("myapp://note#draft") as? String == "pong")
         // A first item without a value is a path, as JLRoutes reads it.
         #expect(echoed(mediator, "myapp://user/7#tab=") == ["id": "7#tab="])
+    }
+
+    @Test("After a trailing / the # begins a segment of its own, as JLRoutes splits the path with the fragment appended")
+    func trailingSlash() throws {
+        let mediator = try urlTestMediator()
+        mediator.urlPolicy.readsFragmentsAsRoutes = true
+        try mediator.route("/user/#/view/:id", to: "Echo", action: "echo")
+        try mediator.route("/user#/view/:id", to: "Other", action: "ping")
+        #expect(echoed(mediator, "https://example.com/user/#/view/1") == ["id": "1"])
+        #expect(echoed(mediator, "myapp://user/#/view/1") == ["id": "1"])
+        #expect(mediator.open("https://example.com/user#/view/1") as? String == "pong")
+        #expect(mediator.open("myapp://user#/view/1") as? String == "pong")
+    }
+
+    @Test("matchesHostIgnoringCase lowers the host alone, not a fragment joined to it")
+    func hostLoweredAlone() throws {
+        let mediator = try urlTestMediator()
+        mediator.urlPolicy.readsFragmentsAsRoutes = true
+        mediator.urlPolicy.matchesHostIgnoringCase = true
+        try mediator.route("/user#:code", to: "Echo", action: "echo")
+        try mediator.route("/note#abc", to: "Other", action: "ping")
+        #expect(echoed(mediator, "myapp://User#XyZ") == ["code": "XyZ"])
+        #expect(!mediator.canOpen("myapp://Note#ABC"))
+        #expect(mediator.open("myapp://Note#abc") as? String == "pong")
+    }
+
+    @Test("A fragment that cannot be decoded refuses a routed link, not a scheme://Target/action one, and no handler sees it")
+    func undecodableFragment() throws {
+        let mediator = try fragmentMediator()
+        let asked = Counter()
+        mediator.unmatchedURLHandler = { _ in
+            asked.increment()
+            return .decline
+        }
+        #expect(mediator.open("myapp://Other/ping#100%") as? String == "pong")
+        #expect(mediator.canOpen("myapp://Other/ping#100%"))
+        try mediator.validate(url: "myapp://Other/ping#100%")
+        let refused = #expect(throws: MediatorError.self) { try mediator.validate(url: "myapp://user#/view/100%") }
+        #expect(refused?.code == .invalidURL)
+        #expect(mediator.open("myapp://user#/view/100%") == nil)
+        #expect(mediator.open("https://example.com/Other/ping#%zz") == nil)
+        #expect(asked.value == 0)
+    }
+
+    @Test("The unmatched-URL handler is never shown more than 64 segments, with a fragment or without")
+    func segmentLimitWithFragment() throws {
+        let mediator = try urlTestMediator()
+        mediator.urlPolicy.readsFragmentsAsRoutes = true
+        try mediator.route("/x", to: "Other", action: "ping")
+        let longest = Counter()
+        mediator.unmatchedURLHandler = { unmatched in
+            if unmatched.path.count > longest.value { longest.set(unmatched.path.count) }
+            return .decline
+        }
+        _ = mediator.open("https://example.com#" + String(repeating: "/a", count: 64))
+        _ = mediator.open("https://example.com#" + String(repeating: "/a", count: 63))
+        _ = mediator.open("myapp://h#" + String(repeating: "/a", count: 64))
+        #expect(longest.value == 64)
     }
 
     @Test("Off by default: the fragment is ignored, and a # in a pattern is matched by %23 only")

@@ -15,6 +15,11 @@ struct LinkURL {
     /// Byte offsets of the query items in the fragment, read after the query's
     /// (``URLPolicy/readsFragmentsAsRoutes``); empty when there are none.
     var fragmentQuery: Range<Int> = 0..<0
+    /// Why the fragment could not be read as a route (a malformed escape), when it could not:
+    /// then ``segments`` is `nil`, and the link is refused (`invalidURL`, with this reason) unless
+    /// it is read as `scheme://Target/action`, which ignores the fragment. Text rather than the
+    /// error, which would make every link's value several times larger.
+    var fragmentProblem: String?
     /// Whether the host is the first of ``segments`` (a custom scheme's host, unless it names a
     /// server as ``URLPolicy/readsDottedHostsAsServers`` reads it).
     let hostIsSegment: Bool
@@ -85,8 +90,11 @@ extension URLParser {
         var fragmentPieces = fragment?.path?.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) ?? []
         // One trailing "/" is dropped, as from the path.
         if fragmentPieces.count > 1, fragmentPieces.last?.isEmpty == true { fragmentPieces.removeLast() }
-        // The first piece joins the path's last segment.
-        let fragmentCount = max(0, fragmentPieces.count - 1)
+        // The fragment follows the path after a "#", as JLRoutes appends it before splitting: its
+        // first piece joins the path's last segment, or begins a segment of its own after a
+        // trailing "/" or when the path has no segment.
+        let fragmentOwnSegment = !fragmentPieces.isEmpty && ((pathEnd > hostEnd && bytes[pathEnd - 1] == UInt8(ascii: "/")) || hostCount + pathCount == 0)
+        let fragmentCount = fragmentPieces.isEmpty ? 0 : fragmentPieces.count - (fragmentOwnSegment ? 0 : 1)
         guard hostCount + pathCount + fragmentCount <= RouteTrie<RouteDestination>.maximumSegments else {
             return .success(LinkURL(scheme: scheme, host: host, segments: nil, query: query, hostIsSegment: hostCount == 1, authority: authority))
         }
@@ -114,11 +122,16 @@ extension URLParser {
                 case .success(let text): decoded.append(text)
                 case .failure(let problem):
                     let shown = String(decoding: piece, as: UTF8.self)
-                    return .failure(invalid(url, "the fragment's segment \"\(MediatorError.shortened(shown))\" has \(problem)"))
+                    var link = LinkURL(scheme: scheme, host: host, segments: nil, query: query, hostIsSegment: hostCount == 1, authority: authority)
+                    link.fragmentProblem = "the fragment's segment \"\(MediatorError.shortened(shown))\" has \(problem)"
+                    return .success(link)
                 }
             }
-            if segments.isEmpty { segments.append("") }
-            segments[segments.count - 1] += "#" + decoded[0]
+            if fragmentOwnSegment {
+                segments.append("#" + decoded[0])
+            } else {
+                segments[segments.count - 1] += "#" + decoded[0]
+            }
             segments += decoded.dropFirst()
         }
         var link = LinkURL(scheme: scheme, host: host, segments: segments, query: query, hostIsSegment: hostCount == 1, authority: authority)

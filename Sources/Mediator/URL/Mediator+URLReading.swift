@@ -52,15 +52,24 @@ extension Mediator {
             error.isURLRefusal = true
             return .failed(error)
         }
+        if let problem = link.fragmentProblem {
+            // Neither routes nor the handler can read this link; the form scheme://Target/action
+            // ignores the fragment, as it does without the option.
+            guard !(hasRoutes && link.isWeb), case .success = URLParser.parseHead(url, policy: policy) else {
+                return .failed(URLParser.invalid(url, problem))
+            }
+            return builtInCall(url, extra: extra, policy: policy, handler: nil, link: nil)
+        }
         if hasRoutes, let segments = link.segments, let snapshot = routeSnapshot(foldingCase: policy.matchesRoutesIgnoringCase) {
             // A host a mail client or proxy capitalised differently is matched once more in lowercase.
             let lowered = { () -> [String]? in
                 // Only a host: with an empty authority the first segment is a path segment.
-                guard policy.matchesHostIgnoringCase, link.hostIsSegment, let host = segments.first,
-                    host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+                // The host alone: a fragment read as a route may follow it in the first segment.
+                guard policy.matchesHostIgnoringCase, link.hostIsSegment, let first = segments.first,
+                    link.host.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
                 else { return nil }
                 var lowered = segments
-                lowered[0] = Self.asciiLowercased(host)
+                lowered[0] = Self.asciiLowercased(link.host) + String(decoding: first.utf8.dropFirst(link.host.utf8.count), as: UTF8.self)
                 return lowered
             }
             // The link's server, read only when a route has a host.

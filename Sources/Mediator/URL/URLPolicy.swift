@@ -72,13 +72,15 @@ public struct URLPolicy: Sendable, Equatable {
     /// compared byte for byte everywhere else.
     public var matchesRoutesIgnoringCase = false
     /// Whether a routed link's fragment is read as JLRoutes reads it, for its fragment routes
-    /// (`/user#/view/:id`): the fragment's path is joined to the path's last segment with a `#`
-    /// (`myapp://user#/view/7` is `/user#/view/7`, a segment of its own when the path has none:
-    /// `https://example.com/#/view/7` is `/#/view/7`), and query items in the fragment
-    /// (`#/view/7?tab=posts`, or `#tab=posts` alone) join the query's. A fragment that is only
-    /// query items (its first item has a value) adds no segment. It changes what routes and the
-    /// unmatched-URL handler see, not how a `scheme://Target/action` URL is read. Off by default:
-    /// a fragment belongs to the page, and browsers never send it to a server.
+    /// (`/user#/view/:id`): the fragment's path follows the path after a `#`
+    /// (`myapp://user#/view/7` is `/user#/view/7`; after a trailing `/`, or with no path, the `#`
+    /// begins a segment: `https://example.com/user/#/view/7` is `/user/#/view/7`), and query items
+    /// in the fragment (`#/view/7?tab=posts`, or `#tab=posts` alone) join the query's. A fragment
+    /// that is only query items (its first item has a value) adds no segment. It changes what
+    /// routes and the unmatched-URL handler see, not how a `scheme://Target/action` URL is read
+    /// (a fragment that cannot be decoded refuses the link as `invalidURL` only when it is not of
+    /// that form). Off by default: a fragment belongs to the page, and browsers never send it to a
+    /// server.
     public var readsFragmentsAsRoutes = false
     /// Whether a URL may have an empty authority, `myapp:///Target/action`, read as
     /// `myapp://Target/action` (and, for routes, as the path `/Target/action`). Off by default:

@@ -26,6 +26,8 @@ struct RouteError: Error, Equatable, CustomStringConvertible {
         case wildcardMixedWithText(segment: String)
         /// Two placeholders in one segment (`:a-:b`).
         case twoPlaceholders(segment: String)
+        /// `<` or `>` in the text around a placeholder (`:id<int><uuid>`).
+        case angleBracketInText(segment: String)
         /// `:` or `:<int>` without a name.
         case emptyPlaceholderName(segment: String)
         /// A name starting with a digit.
@@ -64,6 +66,8 @@ struct RouteError: Error, Equatable, CustomStringConvertible {
         case .wildcardNotLast: return "\"*\" must be the last segment"
         case .wildcardMixedWithText(let segment):
             return "segment \"\(oneLine(segment, limit: 100))\" mixes \"*\" with other text (\"*\" must be a whole segment)"
+        case .angleBracketInText(let segment):
+            return "segment \"\(oneLine(segment, limit: 100))\" has \"<\" or \">\" in its text (a type follows the name: \":id<int>\")"
         case .twoPlaceholders(let segment):
             return "segment \"\(oneLine(segment, limit: 100))\" has two placeholders (at most one per segment)"
         case .emptyPlaceholderName(let segment): return "empty placeholder name in segment \"\(oneLine(segment, limit: 100))\""

@@ -16,7 +16,8 @@
 ///   text before it and end with the text after it, and the placeholder captures what lies
 ///   between, which must not be empty (and be of the type, if one is given). The name is the
 ///   longest run of name bytes after the `:`, so a suffix starts with anything else (`:id_x` is
-///   the name `id_x`; write `:id<int>_x` for `id` then `_x`).
+///   the name `id_x`; write `:id<int>_x` for `id` then `_x`). The text around a placeholder must
+///   not hold `<` or `>`.
 /// - `*` as the last segment matches the rest of the path (zero or more segments), captured as a
 ///   `[String]`. `*` anywhere else is an error.
 /// - `( … )` marks an optional part, possibly nested: every combination of including and leaving
@@ -219,9 +220,18 @@ struct RouteVariant: Sendable, CustomStringConvertible {
             end = close + 1
         }
         if bytes[end...].contains(UInt8(ascii: ":")) { throw fail(.twoPlaceholders(segment: piece)) }
+        // A "<" or ">" around a placeholder is most likely a mistyped type (`:id<int><uuid>`).
+        if bytes[..<colon].contains(where: Self.isAngleBracket) || bytes[end...].contains(where: Self.isAngleBracket) {
+            throw fail(.angleBracketInText(segment: piece))
+        }
         if colon == 0, end == bytes.count { return .parameter(name: name, type: type) }
         return .affixed(
             name: name, type: type, prefix: String(decoding: bytes[..<colon], as: UTF8.self), suffix: String(decoding: bytes[end...], as: UTF8.self))
+    }
+
+    /// `<` or `>`.
+    private static func isAngleBracket(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
     }
 
     /// ASCII letters, digits and `_`: the bytes of a parameter name.

@@ -37,6 +37,11 @@ extension RouteTrie {
             if nodes[index].terminals.count > 1 {
                 nodes[index].terminals.sort { ($0.priority, -$0.order, -$0.variant) > ($1.priority, -$1.order, -$1.variant) }
             }
+            // Sorted once, when every child is there: the order the walk tries them in.
+            if nodes[index].typed.count > 1 {
+                nodes[index].typed.sort { $0.order < $1.order }
+            }
+            nodes[index].typedIndex = nil
             var best = nodes[index].terminals.first?.priority
             // The children read in place, without a list of them per node.
             func consider(_ child: Int?) {
@@ -122,6 +127,16 @@ extension RouteTrie {
                 literalIndex = index
             }
         }
+        /// What makes two checking children the same child: the type and the texts.
+        struct CheckedKey: Hashable {
+            /// The type the value must have, if any.
+            let type: RoutePlaceholderType?
+            /// The text before the value.
+            let prefix: RouteLiteral
+            /// The text after the value.
+            let suffix: RouteLiteral
+        }
+
         /// A checking placeholder child (typed, or with text around it) while the trie is built.
         struct CheckedEdge {
             /// The type the value must have, if any.
@@ -146,8 +161,13 @@ extension RouteTrie {
                 return affixCount == 0 ? (1, 0, 0, typeIndex) : (0, -affixCount, -prefixCount, rank)
             }
         }
-        /// Checking placeholder children, in the order the walk tries them (``CheckedEdge/order``).
+        /// Checking placeholder children: in the order they were added while the trie is built,
+        /// then in the order the walk tries them (``CheckedEdge/order``).
         var typed: [CheckedEdge] = []
+        /// The positions in ``typed`` by type and texts, once there are more than
+        /// ``indexedLiteralCount`` (a node may hold as many children with text around their
+        /// placeholder as there are routes).
+        var typedIndex: [CheckedKey: Int]?
         /// The untyped placeholder child.
         var parameter: Int?
         /// The wildcard child.
@@ -184,11 +204,23 @@ extension RouteTrie {
         /// The child of `parent` for `edge` (an edge of the same type and texts), created if
         /// needed as `edge.node`.
         private static func checkedChild(of parent: Int, _ edge: CheckedEdge, in nodes: inout [GrowingNode]) -> Int {
-            if let existing = nodes[parent].typed.first(where: { $0.type == edge.type && $0.prefix == edge.prefix && $0.suffix == edge.suffix }) {
+            let key = CheckedKey(type: edge.type, prefix: edge.prefix, suffix: edge.suffix)
+            if let index = nodes[parent].typedIndex {
+                if let position = index[key] { return nodes[parent].typed[position].node }
+            } else if let existing = nodes[parent].typed.first(where: { $0.type == edge.type && $0.prefix == edge.prefix && $0.suffix == edge.suffix }) {
                 return existing.node
             }
             nodes[parent].typed.append(edge)
-            nodes[parent].typed.sort { $0.order < $1.order }
+            let position = nodes[parent].typed.count - 1
+            if nodes[parent].typedIndex != nil {
+                nodes[parent].typedIndex?[key] = position
+            } else if nodes[parent].typed.count > indexedLiteralCount {
+                var index: [CheckedKey: Int] = [:]
+                for (position, child) in nodes[parent].typed.enumerated() {
+                    index[CheckedKey(type: child.type, prefix: child.prefix, suffix: child.suffix)] = position
+                }
+                nodes[parent].typedIndex = index
+            }
             nodes.append(GrowingNode())
             return edge.node
         }

@@ -6,7 +6,9 @@
 /// child per placeholder with literal text around it (its type and texts), one child per
 /// placeholder type (`int`, `uuid`, `alpha`, `float`, in that order), one untyped placeholder
 /// child and one wildcard child. Matching a path is one walk down the trie; it never looks at the
-/// list of routes, so its cost does not grow with the number of routes.
+/// list of routes, so its cost does not grow with the number of routes (except that the children
+/// of one node with text around their placeholder, as many as the routes that put one there, are
+/// compared one by one).
 ///
 /// The trie is stored flat: nodes, literal edges, typed edges and terminals are plain integers in
 /// arrays, and every literal's bytes sit in one byte array. Reading a node therefore copies a few
@@ -242,15 +244,10 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// at most once, so the work is bounded by the nodes along the path's possible matches (the
     /// children with text around their placeholder are as many as the routes registered there).
     func match<Text: RouteSegmentText>(_ segments: [Text]) -> RouteMatch<Payload>? {
-        if let folded = folded(segments) { return match(folded, capturing: segments) }
-        return match(segments, capturing: segments)
-    }
-
-    /// ``match(_:)`` walking `segments` and capturing from `given` (the same segments, or what
-    /// they were before folding: ASCII folding keeps every byte's place).
-    private func match<Walked: RouteSegmentText, Text: RouteSegmentText>(_ segments: [Walked], capturing given: [Text]) -> RouteMatch<Payload>? {
-        guard let best = bestNode(for: segments) else { return nil }
-        let segments = given
+        // Values are captured from the segments as given: ASCII folding keeps every byte's place.
+        let found: Int?
+        if foldsCase, let folded = folded(segments) { found = bestNode(for: folded) } else { found = bestNode(for: segments) }
+        guard let best = found else { return nil }
         let terminal = terminals[nodes[best].terminal]
         let route = table[terminal.route]
         // No captures: the empty literal. `Array(unsafeUninitializedCapacity: 0)` stores its count
@@ -278,9 +275,9 @@ struct RouteTrie<Payload: Sendable>: Sendable {
 
     /// The payload and pattern of the route ``match(_:)`` would return, capturing nothing.
     func destination<Text: RouteSegmentText>(_ segments: [Text]) -> (payload: Payload, pattern: String)? {
-        let best: Int?
-        if let folded = folded(segments) { best = bestNode(for: folded) } else { best = bestNode(for: segments) }
-        guard let best else { return nil }
+        let found: Int?
+        if foldsCase, let folded = folded(segments) { found = bestNode(for: folded) } else { found = bestNode(for: segments) }
+        guard let best = found else { return nil }
         let route = table[terminals[nodes[best].terminal].route]
         return (route.payload, route.pattern.text)
     }
