@@ -4,11 +4,6 @@ import Testing
 // What a route table written for JLRoutes or URLNavigator does differently here: each row of the
 // DeepLinkRoutes article's table of differences, as a test.
 
-/// The params a URL reached `Echo/echo` with, or `nil` when it reached something else.
-private func echoed(_ mediator: Mediator, _ url: String) -> [String: any Sendable]? {
-    mediator.open(url) as? [String: any Sendable]
-}
-
 @Suite("Deep links: where route tables of JLRoutes and URLNavigator differ")
 struct DeepLinkPeerDifferencesTests {
     @Test("The most specific route wins, not the first added (JLRoutes takes the first whose handler accepts)")

@@ -4,11 +4,6 @@ import Testing
 // Placeholders with literal text around them in their segment (`/file/:name.json`), as routing-kit
 // (`:{name}.json`) and path-to-regexp (`/:name.json`) match them.
 
-/// The params a URL reached `Echo/echo` with, or `nil` when it reached something else.
-private func echoed(_ mediator: Mediator, _ url: String) -> [String: any Sendable]? {
-    mediator.open(url) as? [String: any Sendable]
-}
-
 @Suite("Deep links: placeholders with text around them in their segment")
 struct RouteAffixTests {
     @Test("A placeholder with text before or after it captures what lies between, which must not be empty")

@@ -4,11 +4,6 @@ import Testing
 // URLPolicy.matchesRoutesIgnoringCase: route literals matched ignoring ASCII case, as routing-kit's
 // caseInsensitive option matches constant segments.
 
-/// The params a URL reached `Echo/echo` with, or `nil` when it reached something else.
-private func echoed(_ mediator: Mediator, _ url: String) -> [String: any Sendable]? {
-    mediator.open(url) as? [String: any Sendable]
-}
-
 @Suite("Deep links: route literals matched ignoring case")
 struct RouteCaseTests {
     @Test("Literals and the text around placeholders match ignoring ASCII case; values keep theirs; every door agrees")

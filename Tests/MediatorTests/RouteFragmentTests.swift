@@ -7,7 +7,7 @@ import Testing
 
 /// The params a URL reached `Echo/echo` with, without the mediator's `@` keys, or `nil` when it
 /// reached something else.
-private func echoed(_ mediator: Mediator, _ url: String) -> [String: String]? {
+private func echoedText(_ mediator: Mediator, _ url: String) -> [String: String]? {
     guard let values = mediator.open(url) as? [String: any Sendable] else { return nil }
     var shown: [String: String] = [:]
     for (key, value) in values where !key.hasPrefix("@") { shown[key] = value as? String ?? "\(value)" }
@@ -32,19 +32,19 @@ struct RouteFragmentTests {
     @Test("JLRoutes' fragment cases: the fragment's path joins the path after a #, its query items join the query")
     func jlroutesCases() throws {
         let mediator = try fragmentMediator()
-        #expect(echoed(mediator, "tests://user#/view/joeldev") == ["userID": "joeldev"])
-        #expect(echoed(mediator, "tests://user#/view/joeldev/") == ["userID": "joeldev"])
-        #expect(echoed(mediator, "tests://user#/view/joel%20levin") == ["userID": "joel levin"])
-        #expect(echoed(mediator, "tests://user#/view/joeldev?foo=bar&thing=stuff") == ["userID": "joeldev", "foo": "bar", "thing": "stuff"])
-        #expect(echoed(mediator, "tests://user#/view/joeldev?userID=evilPerson") == ["userID": "joeldev"])
+        #expect(echoedText(mediator, "tests://user#/view/joeldev") == ["userID": "joeldev"])
+        #expect(echoedText(mediator, "tests://user#/view/joeldev/") == ["userID": "joeldev"])
+        #expect(echoedText(mediator, "tests://user#/view/joel%20levin") == ["userID": "joel levin"])
+        #expect(echoedText(mediator, "tests://user#/view/joeldev?foo=bar&thing=stuff") == ["userID": "joeldev", "foo": "bar", "thing": "stuff"])
+        #expect(echoedText(mediator, "tests://user#/view/joeldev?userID=evilPerson") == ["userID": "joeldev"])
         #expect(
-            echoed(mediator, "tests://user#/view/joeldev?userID=evilPerson&search=evilSearch&evilThing=evil")
+            echoedText(mediator, "tests://user#/view/joeldev?userID=evilPerson&search=evilSearch&evilThing=evil")
                 == ["userID": "joeldev", "search": "evilSearch", "evilThing": "evil"])
         #expect(
-            echoed(mediator, "tests://user?search=niceSearch&go=home#/view/joeldev?userID=evilPerson&&evilThing=evil")
+            echoedText(mediator, "tests://user?search=niceSearch&go=home#/view/joeldev?userID=evilPerson&&evilThing=evil")
                 == ["userID": "joeldev", "search": "niceSearch", "go": "home", "evilThing": "evil"])
-        #expect(echoed(mediator, "tests://post#/edit/123") == ["object": "post", "action": "edit", "primaryKey": "123"])
-        #expect(echoed(mediator, "tests://interleaving/paramvalue1#/foo/paramvalue2") == ["param1": "paramvalue1", "param2": "paramvalue2"])
+        #expect(echoedText(mediator, "tests://post#/edit/123") == ["object": "post", "action": "edit", "primaryKey": "123"])
+        #expect(echoedText(mediator, "tests://interleaving/paramvalue1#/foo/paramvalue2") == ["param1": "paramvalue1", "param2": "paramvalue2"])
         let bare = mediator.open("tests://xyz/wildcard#") as? [String: any Sendable]
         #expect(bare?[URLRoute.restKey] as? [String] == [])
         let rest = mediator.open("tests://xyz/wildcard#/matches/with/extra/path/components") as? [String: any Sendable]
@@ -53,11 +53,11 @@ struct RouteFragmentTests {
         #expect(both?["param"] as? String == "matches")
         #expect(both?[URLRoute.restKey] as? [String] == ["with", "wildcard"])
         #expect(!mediator.canOpen("tests://doesnt/exist#/and/wont/match"))
-        #expect(echoed(mediator, "tests://required#/mustExist") == ["requiredParam": "mustExist"])
+        #expect(echoedText(mediator, "tests://required#/mustExist") == ["requiredParam": "mustExist"])
         #expect(
-            echoed(mediator, "tests://required#/mustExist/optional/mightExist") == ["requiredParam": "mustExist", "optionalParam": "mightExist"])
+            echoedText(mediator, "tests://required#/mustExist/optional/mightExist") == ["requiredParam": "mustExist", "optionalParam": "mightExist"])
         #expect(
-            echoed(mediator, "tests://required#/mustExist/optional/mightExist/moreOptional/mightExistToo")
+            echoedText(mediator, "tests://required#/mustExist/optional/mightExist/moreOptional/mightExistToo")
                 == ["requiredParam": "mustExist", "optionalParam": "mightExist", "moreOptionalParam": "mightExistToo"])
     }
 
@@ -68,12 +68,12 @@ struct RouteFragmentTests {
         try mediator.route("/user/:id", to: "Echo", action: "echo")
         try mediator.route("/#/view/:id", to: "Echo", action: "echo")
         try mediator.route("/note#draft", to: "Other", action: "ping")
-        #expect(echoed(mediator, "myapp://user/7#tab=posts&x=1") == ["id": "7", "tab": "posts", "x": "1"])
-        #expect(echoed(mediator, "myapp://user/7?tab=a#tab=b") == ["id": "7", "tab": "[\"a\", \"b\"]"])
-        #expect(echoed(mediator, "https://example.com/#/view/9") == ["id": "9"])
+        #expect(echoedText(mediator, "myapp://user/7#tab=posts&x=1") == ["id": "7", "tab": "posts", "x": "1"])
+        #expect(echoedText(mediator, "myapp://user/7?tab=a#tab=b") == ["id": "7", "tab": "[\"a\", \"b\"]"])
+        #expect(echoedText(mediator, "https://example.com/#/view/9") == ["id": "9"])
         #expect(mediator.open("myapp://note#draft") as? String == "pong")
         // A first item without a value is a path, as JLRoutes reads it.
-        #expect(echoed(mediator, "myapp://user/7#tab=") == ["id": "7#tab="])
+        #expect(echoedText(mediator, "myapp://user/7#tab=") == ["id": "7#tab="])
     }
 
     @Test("After a trailing / the # begins a segment of its own, as JLRoutes splits the path with the fragment appended")
@@ -82,8 +82,8 @@ struct RouteFragmentTests {
         mediator.urlPolicy.readsFragmentsAsRoutes = true
         try mediator.route("/user/#/view/:id", to: "Echo", action: "echo")
         try mediator.route("/user#/view/:id", to: "Other", action: "ping")
-        #expect(echoed(mediator, "https://example.com/user/#/view/1") == ["id": "1"])
-        #expect(echoed(mediator, "myapp://user/#/view/1") == ["id": "1"])
+        #expect(echoedText(mediator, "https://example.com/user/#/view/1") == ["id": "1"])
+        #expect(echoedText(mediator, "myapp://user/#/view/1") == ["id": "1"])
         #expect(mediator.open("https://example.com/user#/view/1") as? String == "pong")
         #expect(mediator.open("myapp://user#/view/1") as? String == "pong")
     }
@@ -95,7 +95,7 @@ struct RouteFragmentTests {
         mediator.urlPolicy.matchesHostIgnoringCase = true
         try mediator.route("/user#:code", to: "Echo", action: "echo")
         try mediator.route("/note#abc", to: "Other", action: "ping")
-        #expect(echoed(mediator, "myapp://User#XyZ") == ["code": "XyZ"])
+        #expect(echoedText(mediator, "myapp://User#XyZ") == ["code": "XyZ"])
         #expect(!mediator.canOpen("myapp://Note#ABC"))
         #expect(mediator.open("myapp://Note#abc") as? String == "pong")
     }
@@ -140,7 +140,7 @@ struct RouteFragmentTests {
         mediator.urlPolicy.readsFragmentsAsRoutes = false
         try mediator.route("/user", to: "Other", action: "ping")
         #expect(mediator.open("tests://user#/view/joeldev") as? String == "pong")
-        #expect(echoed(mediator, "tests://user%23/view/joeldev") == ["userID": "joeldev"])
+        #expect(echoedText(mediator, "tests://user%23/view/joeldev") == ["userID": "joeldev"])
     }
 
     @Test("A fragment's malformed escape is invalidURL naming it; its items count toward the query limit; Target/action URLs ignore it")

@@ -5,11 +5,6 @@ import Testing
 // (`https://example.com/user/:id` beside `https://shop.example.com/item/:id`), the host matched
 // ignoring ASCII case, user and port.
 
-/// The params a URL reached `Echo/echo` with, or `nil` when it reached something else.
-private func echoed(_ mediator: Mediator, _ url: String) -> [String: any Sendable]? {
-    mediator.open(url) as? [String: any Sendable]
-}
-
 /// Two domains' routes, and a route for every server that shares a pattern with one of them.
 private func domains() throws -> Mediator {
     let mediator = try urlTestMediator()

@@ -5,11 +5,6 @@ import Testing
 // routes (its testNamespaces and testFallbackToGlobal cases, with this package's calls), here
 // for the schemes a policy names.
 
-/// The params a URL reached `Echo/echo` with, or `nil` when it reached something else.
-private func echoed(_ mediator: Mediator, _ url: String) -> [String: any Sendable]? {
-    mediator.open(url) as? [String: any Sendable]
-}
-
 /// JLRoutes' fixture: a route for every scheme, and `/test` for two schemes of their own, the
 /// first isolated (JLRoutes' default), the second not (its `shouldFallbackToGlobalRoutes`).
 private func namespaces() throws -> Mediator {

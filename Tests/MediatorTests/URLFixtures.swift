@@ -42,3 +42,9 @@ func urlTestMediator() throws -> Mediator {
     try mediator.register(target: "Other", actions: [Action("ping") { _, _ in "pong" }])
     return mediator
 }
+
+/// The params a URL reached `Echo/echo` of ``urlTestMediator()`` with, or `nil` when it reached
+/// something else.
+func echoed(_ mediator: Mediator, _ url: String) -> [String: any Sendable]? {
+    mediator.open(url) as? [String: any Sendable]
+}
