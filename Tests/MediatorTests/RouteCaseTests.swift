@@ -1,5 +1,6 @@
-import Mediator
 import Testing
+
+@testable import Mediator
 
 // URLPolicy.matchesRoutesIgnoringCase: route literals matched ignoring ASCII case, as routing-kit's
 // caseInsensitive option matches constant segments.
@@ -50,5 +51,17 @@ struct RouteCaseTests {
         try mediator.route("/Help", to: "Other", action: "ping", scheme: "myapp")
         #expect(echoed(mediator, "https://SHOP.example.com/ITEM/Z9")?["id"] as? String == "Z9")
         #expect(mediator.open("MyApp://HELP") as? String == "pong")
+    }
+
+    @Test("Listing the routes builds the tries the policy asks for, so the next match does not build them again")
+    func listingKeepsTheFold() throws {
+        let mediator = try urlTestMediator()
+        mediator.urlPolicy.matchesRoutesIgnoringCase = true
+        try mediator.route("/Help", to: "Other", action: "ping")
+        _ = mediator.routes
+        let listed = try #require(mediator.routeSnapshot())
+        #expect(listed.foldsCase)
+        #expect(mediator.open("myapp://HELP") as? String == "pong")
+        #expect(mediator.routeSnapshot() === listed)
     }
 }

@@ -100,21 +100,29 @@ struct RouteFragmentTests {
         #expect(mediator.open("myapp://Note#abc") as? String == "pong")
     }
 
-    @Test("A fragment that cannot be decoded refuses a routed link, not a scheme://Target/action one, and no handler sees it")
+    @Test("A link whose fragment cannot be decoded is invalidURL whatever it names, routes or not, and no handler sees it")
     func undecodableFragment() throws {
-        let mediator = try fragmentMediator()
         let asked = Counter()
-        mediator.unmatchedURLHandler = { _ in
-            asked.increment()
-            return .decline
+        for routed in [false, true] {
+            let mediator = try urlTestMediator()
+            mediator.urlPolicy.readsFragmentsAsRoutes = true
+            mediator.unmatchedURLHandler = { _ in
+                asked.increment()
+                return .answer("handled")
+            }
+            // A route that covers Other/ping: a fragment must not get a link past it.
+            if routed { try mediator.route("/Other/:x", to: "Echo", action: "echo") }
+            for url in ["myapp://Other/ping#100%", "myapp://Legacy/x#%zz", "myapp://user#/view/100%", "https://example.com/Other/ping#%zz"] {
+                #expect(mediator.open(url) == nil, "\(url)")
+                #expect(!mediator.canOpen(url), "\(url)")
+                let refused = #expect(throws: MediatorError.self, "\(url)") { try mediator.validate(url: url) }
+                #expect(refused?.code == .invalidURL, "\(url)")
+                #expect(refused?.reason.contains("the fragment's segment") == true, "\(url)")
+            }
+            #expect(mediator.open("myapp://Other/ping#ok") as? String == (routed ? nil : "pong"))
+            mediator.urlPolicy.readsFragmentsAsRoutes = false
+            #expect(mediator.open("myapp://Other/ping#100%") != nil)
         }
-        #expect(mediator.open("myapp://Other/ping#100%") as? String == "pong")
-        #expect(mediator.canOpen("myapp://Other/ping#100%"))
-        try mediator.validate(url: "myapp://Other/ping#100%")
-        let refused = #expect(throws: MediatorError.self) { try mediator.validate(url: "myapp://user#/view/100%") }
-        #expect(refused?.code == .invalidURL)
-        #expect(mediator.open("myapp://user#/view/100%") == nil)
-        #expect(mediator.open("https://example.com/Other/ping#%zz") == nil)
         #expect(asked.value == 0)
     }
 

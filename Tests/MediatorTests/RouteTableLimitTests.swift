@@ -137,10 +137,16 @@ struct RouteTableLimitTests {
         let generation = table.generation
         let made = RouteSnapshot(tries: table.builders.mapValues { $0.build() })
         table.add([try entry("/b")], replacing: false)
-        #expect(table.install(made, builtAt: generation) === made)
+        #expect(table.install(made, builtAt: generation).snapshot === made)
         #expect(table.snapshot == nil)
         let current = RouteSnapshot(tries: table.builders.mapValues { $0.build() })
-        #expect(table.install(current, builtAt: table.generation) === current)
+        #expect(table.install(current, builtAt: table.generation).snapshot === current)
         #expect(table.snapshot === current)
+        // A snapshot folded otherwise is replaced and handed back, to be released outside the lock.
+        let folded = RouteSnapshot(tries: table.builders.mapValues { $0.build(foldingCase: true) }, foldsCase: true)
+        let installed = table.install(folded, builtAt: table.generation)
+        #expect(installed.snapshot === folded)
+        #expect(installed.replaced === current)
+        #expect(table.snapshot === folded)
     }
 }

@@ -16,9 +16,9 @@ struct LinkURL {
     /// (``URLPolicy/readsFragmentsAsRoutes``); empty when there are none.
     var fragmentQuery: Range<Int> = 0..<0
     /// Why the fragment could not be read as a route (a malformed escape), when it could not:
-    /// then ``segments`` is `nil`, and the link is refused (`invalidURL`, with this reason) unless
-    /// it is read as `scheme://Target/action`, which ignores the fragment. Text rather than the
-    /// error, which would make every link's value several times larger.
+    /// then ``segments`` is `nil`, and the link is refused (`invalidURL`, with this reason), as
+    /// every link is whose fragment cannot be read (``URLParser/fragmentProblem(_:policy:)``).
+    /// Text rather than the error, which would make every link's value several times larger.
     var fragmentProblem: String?
     /// Whether the host is the first of ``segments`` (a custom scheme's host, unless it names a
     /// server as ``URLPolicy/readsDottedHostsAsServers`` reads it).
@@ -121,9 +121,8 @@ extension URLParser {
                 switch percentDecode(piece, plusAsSpace: policy.decodesPlusAsSpaceInPaths) {
                 case .success(let text): decoded.append(text)
                 case .failure(let problem):
-                    let shown = String(decoding: piece, as: UTF8.self)
                     var link = LinkURL(scheme: scheme, host: host, segments: nil, query: query, hostIsSegment: hostCount == 1, authority: authority)
-                    link.fragmentProblem = "the fragment's segment \"\(MediatorError.shortened(shown))\" has \(problem)"
+                    link.fragmentProblem = Self.fragmentProblem(piece, problem)
                     return .success(link)
                 }
             }
@@ -137,6 +136,26 @@ extension URLParser {
         var link = LinkURL(scheme: scheme, host: host, segments: segments, query: query, hostIsSegment: hostCount == 1, authority: authority)
         link.fragmentQuery = fragment?.query ?? 0..<0
         return .success(link)
+    }
+
+    /// Why the path of `url`'s fragment cannot be read as ``URLPolicy/readsFragmentsAsRoutes``
+    /// reads it (a malformed escape), if it cannot: such a link is refused as `invalidURL`
+    /// whatever it names, so that whether routes are registered does not change its fate.
+    static func fragmentProblem(_ url: String, policy: URLPolicy) -> String? {
+        withUTF8Bytes(of: url) { bytes in
+            guard let mark = bytes.firstIndex(of: UInt8(ascii: "#")), let path = fragment(bytes, after: mark)?.path else { return nil }
+            for piece in path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                if case .failure(let problem) = percentDecode(piece, plusAsSpace: policy.decodesPlusAsSpaceInPaths) {
+                    return fragmentProblem(piece, problem)
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The reason a fragment's `piece` could not be decoded.
+    private static func fragmentProblem(_ piece: Slice<UnsafeBufferPointer<UInt8>>, _ problem: DecodingProblem) -> String {
+        "the fragment's segment \"\(MediatorError.shortened(String(decoding: piece, as: UTF8.self)))\" has \(problem)"
     }
 
     /// A link's fragment as ``URLPolicy/readsFragmentsAsRoutes`` reads it (JLRoutes' reading):

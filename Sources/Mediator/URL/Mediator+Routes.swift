@@ -222,26 +222,30 @@ extension Mediator {
         return false
     }
 
-    /// The routes' tries, built first when routes changed since the last match (or were built
-    /// folding case otherwise than `foldingCase` asks); `nil` when there are no routes.
-    /// `foldingCase`: ``URLPolicy/matchesRoutesIgnoringCase``, or `nil` for any snapshot (a listing).
-    func routeSnapshot(foldingCase: Bool? = nil) -> RouteSnapshot? {
-        let (count, current) = state.withReadLock { registry in (registry.routes.count, registry.routes.snapshot) }
+    /// The routes' tries, built first when routes changed since the last match, or were built
+    /// folding case otherwise than ``URLPolicy/matchesRoutesIgnoringCase`` now says; `nil` when
+    /// there are no routes.
+    func routeSnapshot() -> RouteSnapshot? {
+        let (count, current, folding) = state.withReadLock { registry in
+            (registry.routes.count, registry.routes.snapshot, registry.urlPolicy.matchesRoutesIgnoringCase)
+        }
         if count == 0 { return nil }
-        if let current, foldingCase == nil || current.foldsCase == foldingCase { return current }
+        if let current, current.foldsCase == folding { return current }
         // Built outside the registry's lock (most of a second for a table at its size limit,
         // during which every call would wait), by one thread at a time: the others wait here and
         // find its snapshot. Installed only if nothing changed meanwhile.
-        return routeBuild.withLock { _ in
+        let (snapshot, replaced) = routeBuild.withLock { _ -> (RouteSnapshot?, RouteSnapshot?) in
             let (current, builders, generation) = state.withReadLock { registry in
                 (registry.routes.snapshot, registry.routes.builders, registry.routes.generation)
             }
-            if let current, foldingCase == nil || current.foldsCase == foldingCase { return current }
-            if builders.isEmpty { return nil }
-            let folding = foldingCase ?? false
+            if let current, current.foldsCase == folding { return (current, nil) }
+            if builders.isEmpty { return (nil, nil) }
             let made = RouteSnapshot(tries: builders.mapValues { $0.build(foldingCase: folding) }, foldsCase: folding)
             return state.withLock { registry in registry.routes.install(made, builtAt: generation) }
         }
+        // A snapshot folded otherwise is released here, outside both locks.
+        withExtendedLifetime(replaced) {}
+        return snapshot
     }
 
     /// A route with its names made canonical, its scheme checked and its pattern parsed, or the

@@ -36,7 +36,12 @@ extension Mediator {
         let (policy, hasHandler, hasRoutes) = state.withReadLock { registry in
             (registry.urlPolicy, registry.unmatchedURLHandler != nil, registry.routes.count > 0)
         }
-        if !hasRoutes && !hasHandler { return builtInCall(url, extra: extra, policy: policy, handler: nil, link: nil) }
+        if !hasRoutes && !hasHandler {
+            if policy.readsFragmentsAsRoutes, let problem = URLParser.fragmentProblem(url, policy: policy) {
+                return .failed(URLParser.invalid(url, problem))
+            }
+            return builtInCall(url, extra: extra, policy: policy, handler: nil, link: nil)
+        }
         let handler = hasHandler ? unmatchedURLHandler : nil
 
         let link: LinkURL
@@ -52,15 +57,10 @@ extension Mediator {
             error.isURLRefusal = true
             return .failed(error)
         }
-        if let problem = link.fragmentProblem {
-            // Neither routes nor the handler can read this link; the form scheme://Target/action
-            // ignores the fragment, as it does without the option.
-            guard !(hasRoutes && link.isWeb), case .success = URLParser.parseHead(url, policy: policy) else {
-                return .failed(URLParser.invalid(url, problem))
-            }
-            return builtInCall(url, extra: extra, policy: policy, handler: nil, link: nil)
-        }
-        if hasRoutes, let segments = link.segments, let snapshot = routeSnapshot(foldingCase: policy.matchesRoutesIgnoringCase) {
+        // Refused whatever it names, as with no routes: skipping the routes for the form
+        // scheme://Target/action would let a link get past a route by its fragment.
+        if let problem = link.fragmentProblem { return .failed(URLParser.invalid(url, problem)) }
+        if hasRoutes, let segments = link.segments, let snapshot = routeSnapshot() {
             // A host a mail client or proxy capitalised differently is matched once more in lowercase.
             let lowered = { () -> [String]? in
                 // Only a host: with an empty authority the first segment is a path segment.

@@ -68,8 +68,9 @@ public struct URLPolicy: Sendable, Equatable {
     /// segments: `myapp://profile/AbC` matches `/Profile/:id`, and `id` is `"AbC"` (captured values
     /// keep their case). Only `A`–`Z` fold; other text is still compared byte for byte. Of routes
     /// whose literals differ only in case (`/User` and `/user`), the one with the higher priority,
-    /// then the one registered first, is matched; both stay listed. Off by default: names are
-    /// compared byte for byte everywhere else.
+    /// then the one registered first, is matched; both stay listed (`replacing:` and
+    /// `removeRoute` still compare patterns byte for byte: such a route is another route, not a
+    /// replacement). Off by default: names are compared byte for byte everywhere else.
     public var matchesRoutesIgnoringCase = false
     /// Whether a routed link's fragment is read as JLRoutes reads it, for its fragment routes
     /// (`/user#/view/:id`): the fragment's path follows the path after a `#`
@@ -77,10 +78,10 @@ public struct URLPolicy: Sendable, Equatable {
     /// begins a segment: `https://example.com/user/#/view/7` is `/user/#/view/7`), and query items
     /// in the fragment (`#/view/7?tab=posts`, or `#tab=posts` alone) join the query's. A fragment
     /// that is only query items (its first item has a value) adds no segment. It changes what
-    /// routes and the unmatched-URL handler see, not how a `scheme://Target/action` URL is read
-    /// (a fragment that cannot be decoded refuses the link as `invalidURL` only when it is not of
-    /// that form). Off by default: a fragment belongs to the page, and browsers never send it to a
-    /// server.
+    /// routes and the unmatched-URL handler see, not how a `scheme://Target/action` URL is read,
+    /// except that a link whose fragment's path cannot be decoded (`#/view/%zz`) is refused as
+    /// `invalidURL`, whatever it names. Off by default: a fragment belongs to the page, and
+    /// browsers never send it to a server.
     public var readsFragmentsAsRoutes = false
     /// Whether a URL may have an empty authority, `myapp:///Target/action`, read as
     /// `myapp://Target/action` (and, for routes, as the path `/Target/action`). Off by default:

@@ -218,12 +218,16 @@ struct RouteTable {
     }
 
     /// Installs `made`, built from the builders of `generation`, unless the table changed since
-    /// or a snapshot is already there; returns the snapshot the table has then (or `made`, which
-    /// stays right for the match it was built for).
-    mutating func install(_ made: RouteSnapshot, builtAt generation: Int) -> RouteSnapshot {
-        if let snapshot, snapshot.foldsCase == made.foldsCase { return snapshot }
-        if generation == self.generation { snapshot = made }
-        return made
+    /// or a snapshot folded the same way is already there; returns the snapshot the table has then
+    /// (or `made`, which stays right for the match it was built for).
+    /// A snapshot folded otherwise than `made` is replaced, and handed back (`replaced`) to be
+    /// released by the caller outside its locks.
+    mutating func install(_ made: RouteSnapshot, builtAt generation: Int) -> (snapshot: RouteSnapshot, replaced: RouteSnapshot?) {
+        if let snapshot, snapshot.foldsCase == made.foldsCase { return (snapshot, nil) }
+        guard generation == self.generation else { return (made, nil) }
+        let replaced = snapshot
+        snapshot = made
+        return (made, replaced)
     }
 }
 
