@@ -279,10 +279,10 @@ enum RouteFuzz {
         for piece in body.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
             let text = String(decoding: piece, as: UTF8.self)
             if text == "*" { break }
-            if let (name, type) = placeholder(text) {
-                let value = type.map(sample) ?? "v"
-                captures[name] = value
-                segments.append(value)
+            if let found = placeholder(text) {
+                let value = found.type.map(sample) ?? "v"
+                captures[found.name] = value
+                segments.append(percentEncoded(found.prefix) + value + percentEncoded(found.suffix))
             } else {
                 segments.append(percentEncoded(text))
             }
@@ -541,7 +541,10 @@ enum RouteFuzz {
         if body.isEmpty { return [] }
         return body.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { piece in
             if Array(piece) == [UInt8(ascii: "*")] { return .wildcard }
-            if let (_, type) = placeholder(String(decoding: piece, as: UTF8.self)) { return .parameter(type: type) }
+            // The fixture's placeholders are whole segments.
+            if let found = placeholder(String(decoding: piece, as: UTF8.self)), found.prefix.isEmpty, found.suffix.isEmpty {
+                return .parameter(type: found.type)
+            }
             return .literal(Array(piece))
         }
     }
@@ -699,17 +702,28 @@ enum RouteFuzz {
         lhs.utf8.elementsEqual(rhs.utf8)
     }
 
-    /// The name and type of a segment that is exactly `:name` or `:name<type>`, else `nil`.
-    static func placeholder(_ segment: String) -> (name: String, type: String?)? {
-        guard segment.utf8.first == UInt8(ascii: ":") else { return nil }
-        let body = segment.utf8.dropFirst()
-        guard let open = body.firstIndex(of: UInt8(ascii: "<")) else { return (String(decoding: body, as: UTF8.self), nil) }
-        guard body.last == UInt8(ascii: ">") else { return nil }
-        let type = String(decoding: body[body.index(after: open)..<body.index(before: body.endIndex)], as: UTF8.self)
-        return (String(decoding: body[..<open], as: UTF8.self), type)
+    /// A segment's placeholder as the pattern grammar reads it, written here independently of the
+    /// library: the text before the first `:`, the name (the longest run of ASCII letters, digits
+    /// and `_` after it), the type between a `<` right after the name and the next `>`, and the
+    /// text after; `nil` for a segment without `:` (or with a `<` that no `>` closes). Only
+    /// patterns the library accepted are read so.
+    static func placeholder(_ segment: String) -> (name: String, type: String?, prefix: String, suffix: String)? {
+        let bytes = Array(segment.utf8)
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let isNameByte = { (byte: UInt8) in (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 95 }
+        var end = colon + 1
+        while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+        let name = String(decoding: bytes[(colon + 1)..<end], as: UTF8.self)
+        var type: String?
+        if end < bytes.count, bytes[end] == UInt8(ascii: "<") {
+            guard let close = bytes[end...].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            type = String(decoding: bytes[(end + 1)..<close], as: UTF8.self)
+            end = close + 1
+        }
+        return (name, type, String(decoding: bytes[..<colon], as: UTF8.self), String(decoding: bytes[end...], as: UTF8.self))
     }
 
-    /// The typed placeholders of `pattern` that are whole segments of every variant: in a segment
+    /// The typed placeholders of `pattern` (with text around them or not) in a segment of every variant:
     /// outside every optional group and touching none (the captured value cannot come from the
     /// query then: path params win over it).
     static func typedPlaceholders(_ pattern: String) -> [(name: String, type: String)] {
@@ -719,8 +733,8 @@ enum RouteFuzz {
         var depth = 0
         /// Records the segment just ended if it is a typed placeholder no group touches.
         func finish() {
-            if !touched, depth == 0, let (name, type) = placeholder(String(decoding: segment, as: UTF8.self)), let type {
-                found.append((name, type))
+            if !touched, depth == 0, let placed = placeholder(String(decoding: segment, as: UTF8.self)), let type = placed.type {
+                found.append((placed.name, type))
             }
             segment = []
             touched = false
