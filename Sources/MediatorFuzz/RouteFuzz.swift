@@ -16,9 +16,10 @@ import Mediator
 /// - bit 6 (pattern): the route is for the scheme `myapp` only, instead of every scheme.
 /// - bit 7 (pattern): priority 100 (above every fixture route) instead of -1.
 ///
-/// The second selector byte (mode 1), bits 0-2: more of the URL policy's options,
-/// `decodesPlusAsSpaceInPaths`, `readsDottedHostsAsServers`, and `isolatedSchemes` holding
-/// `myapp` (the scheme of the fixture's scheme-specific routes).
+/// The second selector byte (mode 1), bits 0-4: more of the URL policy's options,
+/// `decodesPlusAsSpaceInPaths`, `readsDottedHostsAsServers`, `isolatedSchemes` holding
+/// `myapp` (the scheme of the fixture's scheme-specific routes), `matchesRoutesIgnoringCase` and
+/// `readsFragmentsAsRoutes`.
 enum RouteFuzz {
     /// What every reachable fixture action answers: which action ran and with which params, so
     /// that the harness checks them against the URL after the call.
@@ -102,8 +103,8 @@ enum RouteFuzz {
     private static let fixtures = ReadWriteLock<[Int: Mediator]>([:])
 
     /// The mediator for one combination of the policy's options (bits 0-2 of `index`), the handler
-    /// (bit 3) and the second selector byte's options (bits 4-6), made the first time an input
-    /// needs it: a replay or a run uses a few of the 128.
+    /// (bit 3) and the second selector byte's options (bits 4-8), made the first time an input
+    /// needs it: a replay or a run uses a few of the 512.
     static func fixture(_ index: Int) -> Mediator {
         if let made = fixtures.withReadLock({ $0[index] }) { return made }
         let fresh = makeFixture(options: UInt8(index & 7), more: UInt8(index >> 4), answersUnmatched: index & 8 != 0)
@@ -123,7 +124,7 @@ enum RouteFuzz {
         let bit5 = selector & 0x20 != 0
         switch selector & 3 {
         case 0, 1:
-            let more = selector & 3 == 1 ? (input.first ?? 0) & 7 : 0
+            let more = selector & 3 == 1 ? (input.first ?? 0) & 31 : 0
             let url = selector & 3 == 1 ? Array(input.dropFirst()) : input
             let mediator = fixture(Int(options) + (bit5 ? 8 : 0) + Int(more) * 16)
             check(url: String(decoding: url, as: UTF8.self), on: mediator, answersUnmatched: bit5, fixtureOnly: true)
@@ -175,6 +176,8 @@ enum RouteFuzz {
         policy.decodesPlusAsSpaceInPaths = more & 1 != 0
         policy.readsDottedHostsAsServers = more & 2 != 0
         policy.isolatedSchemes = more & 4 != 0 ? ["myapp"] : []
+        policy.matchesRoutesIgnoringCase = more & 8 != 0
+        policy.readsFragmentsAsRoutes = more & 16 != 0
         mediator.urlPolicy = policy
         if answersUnmatched {
             mediator.unmatchedURLHandler = { unmatched in .answer(Unmatched(url: unmatched.url, scheme: unmatched.scheme)) }
@@ -605,11 +608,13 @@ enum RouteFuzz {
     }
 
     /// The ranks of the variant's segments if it matches `path`, else `nil`.
-    static func modelMatch(_ variant: [ModelSegment], _ path: [[UInt8]]) -> [Int]? {
+    /// `fold`: literals compared ignoring ASCII case (``URLPolicy/matchesRoutesIgnoringCase``).
+    static func modelMatch(_ variant: [ModelSegment], _ path: [[UInt8]], fold: Bool) -> [Int]? {
+        let folded = { (bytes: [UInt8]) in fold ? bytes.map { (65...90).contains($0) ? $0 + 32 : $0 } : bytes }
         for (index, segment) in variant.enumerated() {
             switch segment {
             case .wildcard: return variant.map(\.rank)
-            case .literal(let bytes): if index >= path.count || path[index] != bytes { return nil }
+            case .literal(let bytes): if index >= path.count || folded(path[index]) != folded(bytes) { return nil }
             case .parameter(let type):
                 guard index < path.count, !path[index].isEmpty else { return nil }
                 if let type, !isValid(String(decoding: path[index], as: UTF8.self), type: type) { return nil }
@@ -623,7 +628,7 @@ enum RouteFuzz {
     /// every scheme; among them the highest priority; then the best kinds segment by segment (a
     /// shorter sequence first when one is the other's start); then registration order. Hosts
     /// are compared ignoring ASCII case.
-    static func modelRoute(_ scheme: String, server: String?, _ path: [[UInt8]], isolated: Set<String>) -> URLRoute? {
+    static func modelRoute(_ scheme: String, server: String?, _ path: [[UInt8]], isolated: Set<String>, fold: Bool) -> URLRoute? {
         // An isolated scheme with routes of its own never reaches the routes for every scheme.
         let ownRoutes = fixtureRoutes.contains { $0.scheme == scheme && $0.host == nil }
         let global: [(scheme: String?, host: String?)] = isolated.contains(scheme) && ownRoutes ? [] : [(nil, nil)]
@@ -631,7 +636,7 @@ enum RouteFuzz {
         for tier in tiers {
             var best: (route: URLRoute, ranks: [Int])?
             for (route, variants) in model where route.scheme == tier.scheme && route.host.map(asciiLowercased) == tier.host {
-                for ranks in variants.compactMap({ modelMatch($0, path) }) {
+                for ranks in variants.compactMap({ modelMatch($0, path, fold: fold) }) {
                     guard let current = best else {
                         best = (route, ranks)
                         continue
@@ -654,7 +659,7 @@ enum RouteFuzz {
     /// declared params refusing the call; or a query the URL rules refuse).
     static func checkAgainstModel(_ url: String, _ outcome: Outcome, policy: URLPolicy) {
         guard let (scheme, server, path) = modelPath(url, policy: policy) else { return }
-        let expected = modelRoute(scheme, server: server, path, isolated: policy.isolatedSchemes)
+        let expected = modelRoute(scheme, server: server, path, isolated: policy.isolatedSchemes, fold: policy.matchesRoutesIgnoringCase)
         let shown = url.debugDescription
         switch outcome {
         case .reached(let reached):
