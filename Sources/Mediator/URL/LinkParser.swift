@@ -87,9 +87,13 @@ extension URLParser {
         let hostCount = isWeb || hostEnd == hostStart || (policy.readsDottedHostsAsServers && namesServer(bytes[hostStart..<hostEnd])) ? 0 : 1
         let authority = hostStart..<hostEnd
         let fragment = policy.readsFragmentsAsRoutes ? Self.fragment(bytes, after: parts.query.upperBound) : nil
-        var fragmentPieces = fragment?.path?.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) ?? []
-        // One trailing "/" is dropped, as from the path.
-        if fragmentPieces.count > 1, fragmentPieces.last?.isEmpty == true { fragmentPieces.removeLast() }
+        let fragmentRead = fragment?.path.map { fragmentSegments($0, policy: policy) }
+        if let problem = fragmentRead?.problem {
+            var link = LinkURL(scheme: scheme, host: host, segments: nil, query: query, hostIsSegment: hostCount == 1, authority: authority)
+            link.fragmentProblem = problem
+            return .success(link)
+        }
+        let fragmentPieces = fragmentRead?.segments ?? []
         // The fragment follows the path after a "#", as JLRoutes appends it before splitting: its
         // first piece joins the path's last segment, or begins a segment of its own after a
         // trailing "/" or when the path has no segment.
@@ -112,26 +116,13 @@ extension URLParser {
             }
             start = stop + 1
         }
-        if !fragmentPieces.isEmpty {
-            // Joined to the path's last segment with a "#" (a segment of its own when the path has
-            // none), as JLRoutes appends "#" and the fragment's path to the path before splitting it.
-            var decoded: [String] = []
-            decoded.reserveCapacity(fragmentPieces.count)
-            for piece in fragmentPieces {
-                switch percentDecode(piece, plusAsSpace: policy.decodesPlusAsSpaceInPaths) {
-                case .success(let text): decoded.append(text)
-                case .failure(let problem):
-                    var link = LinkURL(scheme: scheme, host: host, segments: nil, query: query, hostIsSegment: hostCount == 1, authority: authority)
-                    link.fragmentProblem = Self.fragmentProblem(piece, problem)
-                    return .success(link)
-                }
-            }
+        if let first = fragmentPieces.first {
             if fragmentOwnSegment {
-                segments.append("#" + decoded[0])
+                segments.append("#" + first)
             } else {
-                segments[segments.count - 1] += "#" + decoded[0]
+                segments[segments.count - 1] += "#" + first
             }
-            segments += decoded.dropFirst()
+            segments += fragmentPieces.dropFirst()
         }
         var link = LinkURL(scheme: scheme, host: host, segments: segments, query: query, hostIsSegment: hostCount == 1, authority: authority)
         link.fragmentQuery = fragment?.query ?? 0..<0
@@ -144,18 +135,25 @@ extension URLParser {
     static func fragmentProblem(_ url: String, policy: URLPolicy) -> String? {
         withUTF8Bytes(of: url) { bytes in
             guard let mark = bytes.firstIndex(of: UInt8(ascii: "#")), let path = fragment(bytes, after: mark)?.path else { return nil }
-            for piece in path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-                if case .failure(let problem) = percentDecode(piece, plusAsSpace: policy.decodesPlusAsSpaceInPaths) {
-                    return fragmentProblem(piece, problem)
-                }
-            }
-            return nil
+            return fragmentSegments(path, policy: policy).problem
         }
     }
 
-    /// The reason a fragment's `piece` could not be decoded.
-    private static func fragmentProblem(_ piece: Slice<UnsafeBufferPointer<UInt8>>, _ problem: DecodingProblem) -> String {
-        "the fragment's segment \"\(MediatorError.shortened(String(decoding: piece, as: UTF8.self)))\" has \(problem)"
+    /// A fragment's path as the segments it adds (split on `/`, one trailing `/` dropped, as from
+    /// the path; percent-decoded as the path is), or why a piece of it cannot be decoded.
+    private static func fragmentSegments(_ path: Slice<UnsafeBufferPointer<UInt8>>, policy: URLPolicy) -> (segments: [String], problem: String?) {
+        var pieces = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        if pieces.count > 1, pieces.last?.isEmpty == true { pieces.removeLast() }
+        var segments: [String] = []
+        segments.reserveCapacity(pieces.count)
+        for piece in pieces {
+            switch percentDecode(piece, plusAsSpace: policy.decodesPlusAsSpaceInPaths) {
+            case .success(let text): segments.append(text)
+            case .failure(let problem):
+                return ([], "the fragment's segment \"\(MediatorError.shortened(String(decoding: piece, as: UTF8.self)))\" has \(problem)")
+            }
+        }
+        return (segments, nil)
     }
 
     /// A link's fragment as ``URLPolicy/readsFragmentsAsRoutes`` reads it (JLRoutes' reading):
