@@ -39,7 +39,7 @@ extension RouteTrie {
             }
             // Sorted once, when every child is there: the order the walk tries them in.
             if nodes[index].typed.count > 1 {
-                nodes[index].typed.sort { $0.order < $1.order }
+                nodes[index].typed.sort { $0.key.order < $1.key.order }
             }
             nodes[index].typedIndex = nil
             var best = nodes[index].terminals.first?.priority
@@ -135,34 +135,25 @@ extension RouteTrie {
             let prefix: RouteLiteral
             /// The text after the value.
             let suffix: RouteLiteral
+
+            /// The order the walk tries children in: the rank matching gives such a segment
+            /// (``SegmentRank``), then, between types of one rank (disjoint, so never deciding a
+            /// match), the order of ``RoutePlaceholderType/allCases``.
+            var order: (SegmentRank, Int) {
+                let rank = SegmentRank(type: type, prefixCount: prefix.text.utf8.count, suffixCount: suffix.text.utf8.count)
+                return (rank, type.map { RoutePlaceholderType.allCases.firstIndex(of: $0)! } ?? RoutePlaceholderType.allCases.count)
+            }
         }
 
         /// A checking placeholder child (typed, or with text around it) while the trie is built.
         struct CheckedEdge {
-            /// The type the value must have, if any.
-            let type: RoutePlaceholderType?
-            /// The text before the value.
-            let prefix: RouteLiteral
-            /// The text after the value.
-            let suffix: RouteLiteral
+            /// Its type and texts.
+            let key: CheckedKey
             /// The child.
             let node: Int
-
-            /// The order the walk tries children in: those with text first (more text, then
-            /// more text before, then by type), then the typed ones in the order of
-            /// ``RoutePlaceholderType/allCases``.
-            var order: (Int, Int, Int, Int) {
-                let typeIndex = type.map { RoutePlaceholderType.allCases.firstIndex(of: $0)! } ?? RoutePlaceholderType.allCases.count
-                let prefixCount = prefix.text.utf8.count
-                let affixCount = prefixCount + suffix.text.utf8.count
-                // Within the affixed children, a type's rank decides (int before float); the
-                // disjoint types' order among themselves never decides a match.
-                let rank = type.map { $0.rank * 8 + typeIndex } ?? 3 * 8
-                return affixCount == 0 ? (1, 0, 0, typeIndex) : (0, -affixCount, -prefixCount, rank)
-            }
         }
         /// Checking placeholder children: in the order they were added while the trie is built,
-        /// then in the order the walk tries them (``CheckedEdge/order``).
+        /// then in the order the walk tries them (``CheckedKey/order``).
         var typed: [CheckedEdge] = []
         /// The positions in ``typed`` by type and texts, once there are more than
         /// ``indexedLiteralCount`` (a node may hold as many children with text around their
@@ -190,9 +181,10 @@ extension RouteTrie {
                 if let existing = nodes[parent].parameter { return existing }
                 nodes[parent].parameter = created
             case .parameter(_, let type?):
-                return checkedChild(of: parent, CheckedEdge(type: type, prefix: RouteLiteral(""), suffix: RouteLiteral(""), node: created), in: &nodes)
+                return checkedChild(of: parent, CheckedKey(type: type, prefix: RouteLiteral(""), suffix: RouteLiteral("")), created: created, in: &nodes)
             case .affixed(_, let type, let prefix, let suffix):
-                return checkedChild(of: parent, CheckedEdge(type: type, prefix: RouteLiteral(prefix), suffix: RouteLiteral(suffix), node: created), in: &nodes)
+                return checkedChild(
+                    of: parent, CheckedKey(type: type, prefix: RouteLiteral(prefix), suffix: RouteLiteral(suffix)), created: created, in: &nodes)
             case .wildcard:
                 if let existing = nodes[parent].wildcard { return existing }
                 nodes[parent].wildcard = created
@@ -201,28 +193,25 @@ extension RouteTrie {
             return created
         }
 
-        /// The child of `parent` for `edge` (an edge of the same type and texts), created if
-        /// needed as `edge.node`.
-        private static func checkedChild(of parent: Int, _ edge: CheckedEdge, in nodes: inout [GrowingNode]) -> Int {
-            let key = CheckedKey(type: edge.type, prefix: edge.prefix, suffix: edge.suffix)
+        /// The child of `parent` for `key` (an edge of the same type and texts), created if
+        /// needed as `created`.
+        private static func checkedChild(of parent: Int, _ key: CheckedKey, created: Int, in nodes: inout [GrowingNode]) -> Int {
             if let index = nodes[parent].typedIndex {
                 if let position = index[key] { return nodes[parent].typed[position].node }
-            } else if let existing = nodes[parent].typed.first(where: { $0.type == edge.type && $0.prefix == edge.prefix && $0.suffix == edge.suffix }) {
+            } else if let existing = nodes[parent].typed.first(where: { $0.key == key }) {
                 return existing.node
             }
-            nodes[parent].typed.append(edge)
+            nodes[parent].typed.append(CheckedEdge(key: key, node: created))
             let position = nodes[parent].typed.count - 1
             if nodes[parent].typedIndex != nil {
                 nodes[parent].typedIndex?[key] = position
             } else if nodes[parent].typed.count > indexedLiteralCount {
                 var index: [CheckedKey: Int] = [:]
-                for (position, child) in nodes[parent].typed.enumerated() {
-                    index[CheckedKey(type: child.type, prefix: child.prefix, suffix: child.suffix)] = position
-                }
+                for (position, child) in nodes[parent].typed.enumerated() { index[child.key] = position }
                 nodes[parent].typedIndex = index
             }
             nodes.append(GrowingNode())
-            return edge.node
+            return created
         }
     }
 
@@ -248,7 +237,7 @@ extension RouteTrie {
             for node in nodes {
                 literalCount += node.literals.count
                 for entry in node.literals { literalBytes += entry.literal.text.utf8.count }
-                for edge in node.typed { literalBytes += edge.prefix.text.utf8.count + edge.suffix.text.utf8.count }
+                for edge in node.typed { literalBytes += edge.key.prefix.text.utf8.count + edge.key.suffix.text.utf8.count }
                 if node.literals.count > RouteTrie.linearLiteralCount { slotCount += Self.slotCount(for: node.literals.count) }
                 typedCount += node.typed.count
                 if !node.terminals.isEmpty { terminalCount += 1 }
@@ -291,12 +280,11 @@ extension RouteTrie {
                 }
             }
             for edge in node.typed {
+                let (prefix, suffix) = (edge.key.prefix.text.utf8, edge.key.suffix.text.utf8)
                 typedEdges.append(
-                    TypedEdge(
-                        type: edge.type, affixStart: bytes.count, prefixCount: edge.prefix.text.utf8.count, suffixCount: edge.suffix.text.utf8.count,
-                        node: edge.node))
-                bytes += edge.prefix.text.utf8
-                bytes += edge.suffix.text.utf8
+                    TypedEdge(type: edge.key.type, affixStart: bytes.count, prefixCount: prefix.count, suffixCount: suffix.count, node: edge.node))
+                bytes += prefix
+                bytes += suffix
             }
             if let best = node.terminals.first {
                 flat.terminal = terminals.count

@@ -245,9 +245,7 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// children with text around their placeholder are as many as the routes registered there).
     func match<Text: RouteSegmentText>(_ segments: [Text]) -> RouteMatch<Payload>? {
         // Values are captured from the segments as given: ASCII folding keeps every byte's place.
-        let found: Int?
-        if foldsCase, let folded = folded(segments) { found = bestNode(for: folded) } else { found = bestNode(for: segments) }
-        guard let best = found else { return nil }
+        guard let best = bestNode(for: segments) else { return nil }
         let terminal = terminals[nodes[best].terminal]
         let route = table[terminal.route]
         // No captures: the empty literal. `Array(unsafeUninitializedCapacity: 0)` stores its count
@@ -275,28 +273,28 @@ struct RouteTrie<Payload: Sendable>: Sendable {
 
     /// The payload and pattern of the route ``match(_:)`` would return, capturing nothing.
     func destination<Text: RouteSegmentText>(_ segments: [Text]) -> (payload: Payload, pattern: String)? {
-        let found: Int?
-        if foldsCase, let folded = folded(segments) { found = bestNode(for: folded) } else { found = bestNode(for: segments) }
-        guard let best = found else { return nil }
+        guard let best = bestNode(for: segments) else { return nil }
         let route = table[terminals[nodes[best].terminal].route]
         return (route.payload, route.pattern.text)
     }
 
     /// Whether some route matches `segments` (a dry run of ``match(_:)``: nothing is captured).
     func canMatch<Text: RouteSegmentText>(_ segments: [Text]) -> Bool {
-        destination(segments) != nil
+        bestNode(for: segments) != nil
     }
 
-    /// The segments ASCII-lowercased when the trie ``foldsCase`` and one of them has a capital;
-    /// `nil` when they are walked as given.
-    private func folded<Text: RouteSegmentText>(_ segments: [Text]) -> [String]? {
-        guard foldsCase, segments.contains(where: { $0.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } }) else { return nil }
-        return segments.map { Mediator.asciiLowercased(String($0)) }
-    }
-
-    /// The node whose terminal is the best match, if any.
+    /// The node whose terminal is the best match, if any: the segments walked as given, or
+    /// ASCII-lowercased when the trie ``foldsCase`` and one of them has a capital.
     private func bestNode<Text: RouteSegmentText>(for segments: [Text]) -> Int? {
         guard topPriority != nil, segments.count <= Self.maximumSegments else { return nil }
+        if foldsCase, segments.contains(where: { $0.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") } }) {
+            return walk(segments.map { Mediator.asciiLowercased(String($0)) })
+        }
+        return walk(segments)
+    }
+
+    /// The node whose terminal is the best match for `segments` as given, if any.
+    private func walk<Text: RouteSegmentText>(_ segments: [Text]) -> Int? {
         var best: Best?
         _ = search(0, depth: 0, segments, &best)
         return best?.node
@@ -436,13 +434,25 @@ struct SegmentRank: Comparable, Sendable {
     /// The rank of `segment`.
     init(_ segment: RouteVariant.Segment) {
         switch segment {
-        case .literal: (kind, affixes, prefix, type) = (0, 0, 0, 0)
-        case .affixed(_, let type, let prefix, let suffix):
-            (kind, affixes, self.prefix, self.type) = (1, -(prefix.utf8.count + suffix.utf8.count), -prefix.utf8.count, type?.rank ?? 3)
-        case .parameter(_, let type?): (kind, affixes, prefix, self.type) = (1 + type.rank, 0, 0, 0)
-        case .parameter(_, nil): (kind, affixes, prefix, type) = (4, 0, 0, 0)
-        case .wildcard: (kind, affixes, prefix, type) = (5, 0, 0, 0)
+        case .literal: self.init(kind: 0)
+        case .affixed(_, let type, let prefix, let suffix): self.init(type: type, prefixCount: prefix.utf8.count, suffixCount: suffix.utf8.count)
+        case .parameter(_, let type): self.init(type: type, prefixCount: 0, suffixCount: 0)
+        case .wildcard: self.init(kind: 5)
         }
+    }
+
+    /// The rank of a placeholder of `type` with that many bytes of text before and after it.
+    init(type: RoutePlaceholderType?, prefixCount: Int, suffixCount: Int) {
+        if prefixCount + suffixCount > 0 {
+            self.init(kind: 1, affixes: -(prefixCount + suffixCount), prefix: -prefixCount, type: type?.rank ?? 3)
+        } else {
+            self.init(kind: type.map { 1 + $0.rank } ?? 4)
+        }
+    }
+
+    /// A rank of these parts.
+    private init(kind: Int, affixes: Int = 0, prefix: Int = 0, type: Int = 0) {
+        (self.kind, self.affixes, self.prefix, self.type) = (kind, affixes, prefix, type)
     }
 
     /// Whether `lhs` is preferred to `rhs`.
