@@ -110,6 +110,23 @@ let package = Package(
             path: "Tests/ExampleModulesTests",
             swiftSettings: settings
         ),
+        // The names the documentation's snippets use without declaring them (`mediator`, `tool`, ...):
+        // a module each snippet is type-checked with, not a copy of any snippet.
+        .target(
+            name: "DocumentationContext", dependencies: ["Mediator", "MediatorCommandLine", "MediatorTesting"], path: "Tests/DocumentationContext",
+            swiftSettings: settings),
+        // Type-checks every Swift block of README.md, the DocC articles and the libraries' `///`
+        // comments with the toolchain's swiftc, against the modules of this build (so it depends on
+        // every module a block may use).
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "Mediator", "MediatorCommandLine", "MediatorTesting", "MediatorDiagnostics", "ExampleAccounts", "ExampleAccountsMediator", "ExampleNotes",
+                "ExampleNotesMediator", "DocumentationContext",
+            ],
+            path: "Tests/DocumentationTests",
+            swiftSettings: settings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

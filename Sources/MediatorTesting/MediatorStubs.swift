@@ -106,7 +106,7 @@ public final class MediatorStubs: Interceptor {
     /// stubs.stub(target: "Accounts", action: "whoAmI") { params in
     ///     let token = try params.value("token", as: String.self)
     ///     guard token == "good" else { throw InvalidToken() }
-    ///     return ["id": 1, "username": "ada"]
+    ///     return ["id": 1, "username": "ada"] as [String: any Sendable]
     /// }
     /// ```
     ///
@@ -265,7 +265,11 @@ extension MediatorStubs {
     /// pass through. Its text names the call and how to fix the test.
     ///
     /// ```swift
-    /// catch let error where error.underlying is MediatorStubs.NotStubbed { ... }
+    /// do {
+    ///     try mediator.callNow(target: "Accounts", action: "logIn")
+    /// } catch where error.underlying is MediatorStubs.NotStubbed {
+    ///     print(error)   // names the call and the stub to add
+    /// }
     /// ```
     public struct NotStubbed: Error, CustomStringConvertible, Equatable {
         /// The target called (its canonical name).

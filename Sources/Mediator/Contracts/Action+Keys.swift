@@ -6,7 +6,7 @@ extension Action {
     ///
     /// ```swift
     /// Action<Target_Notes>(.notesCreate, summary: "Create a note") { notes, request in
-    ///     try notes.create(title: request.title)   // request: CreateNote; returns a Note
+    ///     try notes.create(request)   // request: CreateNote; returns a Note
     /// }
     /// ```
     ///

@@ -5,7 +5,9 @@ extension Mediator {
     /// and `params` fit the action's declared parameters.
     ///
     /// ```swift
-    /// if mediator.canPerform(target: "Notes", action: "create", params: ["title": "hi"]) { ... }
+    /// if mediator.canPerform(target: "Notes", action: "create", params: ["title": "hi"]) {
+    ///     print("Notes can create")
+    /// }
     /// ```
     ///
     /// - Parameters:

@@ -8,7 +8,9 @@
 ///         .required("token", .string, "A session token"),
 ///         .optional("limit", .integer(minimum: 1, maximum: 100), default: 20, "How many notes"),
 ///     ]
-/// ) { notes, params in try notes.list(params) }
+/// ) { notes, params in
+///     try notes.list(token: params.value("token"), limit: params.value("limit"), tags: [])
+/// }
 /// ```
 ///
 /// Before the action runs, the mediator checks every declared parameter, converts text to the
@@ -98,7 +100,9 @@ public struct Parameter: Sendable, Equatable, CustomStringConvertible {
 ///
 /// ```swift
 /// let mediator = Mediator(undeclaredParameters: .refused)   // strict everywhere
-/// Action<Target_Notes>("get", params: [.required("id", .integer)]) { ... }
+/// Action<Target_Notes>("get", params: [.required("id", .integer)]) { notes, params in
+///     try notes.get(id: params.value("id"))
+/// }
 ///     .undeclaredParameters(.ignored)                         // except this action
 /// ```
 public struct UndeclaredParameterPolicy: Sendable, Hashable, CustomStringConvertible {

@@ -82,7 +82,7 @@ public struct ParameterType: Sendable, Equatable, CustomStringConvertible {
     /// An object with declared fields, as a result type or a nested input.
     ///
     /// ```swift
-    /// result: .object([.required("id", .integer), .required("title", .string)])
+    /// let note: ParameterType = .object([.required("id", .integer), .required("title", .string)])
     /// ```
     ///
     /// - Parameter properties: the object's fields.

@@ -44,7 +44,9 @@ public struct Requirement: Sendable, CustomStringConvertible {
     ///
     /// ```swift
     /// // Feed sends "title"; the app's RequireToken interceptor adds "token" to every Notes call.
-    /// .action(target: "Notes", action: "create", params: [.required("title", .string), .required("token", .string)])
+    /// mediator.require([
+    ///     .action(target: "Notes", action: "create", params: [.required("title", .string), .required("token", .string)])
+    /// ], by: "Feed")
     /// ```
     ///
     /// - Parameters:

@@ -65,6 +65,7 @@ public struct ActionHandle<Input: Sendable, Output: Sendable>: Sendable {
     /// reason it failed. For code that cannot `await`.
     ///
     /// ```swift
+    /// let get = try mediator.handle(target: "Notes", action: "get")
     /// let note = try get.callNow(["id": 1])
     /// ```
     ///

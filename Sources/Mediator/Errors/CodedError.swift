@@ -10,7 +10,11 @@
 ///     var code: String { "notFound" }
 /// }
 /// // in a caller that never imports the Notes module:
-/// catch let error where error.actionErrorCode == "notFound" { ... }
+/// do {
+///     try mediator.callNow(target: "Notes", action: "get", params: ["id": 7])
+/// } catch where error.actionErrorCode == "notFound" {
+///     print("no note 7")
+/// }
 /// ```
 public protocol CodedError: Error {
     /// A short, stable identifier of the kind of failure (for example `"notFound"`).

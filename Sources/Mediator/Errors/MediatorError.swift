@@ -9,7 +9,7 @@
 ///     let note = try mediator.callNow(target: "Notes", action: "gte", params: ["id": 7])
 /// } catch {
 ///     print(error)   // target "Notes" has no action "gte"; did you mean "get"? ...
-///     if error.code == .actionNotFound { ... }
+///     if error.code == .actionNotFound { print(error.suggestion ?? "no suggestion") }
 /// }
 /// ```
 ///

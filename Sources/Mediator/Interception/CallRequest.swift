@@ -3,7 +3,12 @@
 /// Interceptors and observers read it to tell a remote call from a local one:
 ///
 /// ```swift
-/// if request.origin.isRemote { request.params["source"] = "link" }
+/// struct MarkLinks: Interceptor {
+///     func intercept(_ request: inout CallRequest) throws -> InterceptorDecision {
+///         if request.origin.isRemote { request.params["source"] = "link" }
+///         return .proceed
+///     }
+/// }
 /// ```
 public enum CallOrigin: Sendable, Equatable, CustomStringConvertible {
     /// A call made by code in this process: `perform`, `call`, a handle, a typed key, a completion form.

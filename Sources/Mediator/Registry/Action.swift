@@ -108,7 +108,9 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     /// parameters.
     ///
     /// ```swift
-    /// Action<Target_Notes>("get", params: [.required("id", .integer)]) { notes, params in ... }
+    /// Action<Target_Notes>("get", params: [.required("id", .integer)]) { notes, params in
+    ///     try notes.get(id: params.value("id"))
+    /// }
     ///     .undeclaredParameters(.refused)
     /// ```
     ///

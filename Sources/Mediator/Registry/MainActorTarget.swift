@@ -9,7 +9,10 @@
 ///         Action("reload") { screen, _ async throws in try await screen.reload() },
 ///     ]
 ///     var title = "Profile"
-///     func reload() async throws -> String { ... }
+///     func reload() async throws -> String {
+///         title = "Profile (refreshed)"
+///         return title
+///     }
 /// }
 /// try mediator.register(Target_Profile.self) { _ in Target_Profile() }   // made on the main actor
 /// ```

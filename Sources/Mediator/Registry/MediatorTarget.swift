@@ -7,7 +7,10 @@
 ///         Action("create") { target, params in try target.create(params) },
 ///     ]
 ///     let service = NotesService()
-///     ...
+///
+///     func create(_ params: Params) throws -> Int {
+///         service.create(title: try params.value("title", as: String.self))
+///     }
 /// }
 /// try mediator.register(Target_Notes.self) { _ in Target_Notes() }
 /// ```
@@ -37,7 +40,7 @@ public protocol MediatorTarget: AnyObject, Sendable {
     ///
     /// ```swift
     /// func notFound(action: String, params: Params) throws -> (any Sendable)? {
-    ///     action == "fetch" ? try get(params) : nil   // an old name still answers
+    ///     action == "fetch" ? try params.value("id", as: Int.self) : nil   // an old name still answers
     /// }
     /// ```
     ///

@@ -4,9 +4,9 @@ import Mediator
 /// `mediate describe <Target> --swift` prints. It depends on `Mediator` alone, compiles as it is
 /// (Swift 6, no warnings) and never imports the provider.
 ///
-/// ```swift
-/// print(SwiftWrappers.source(for: mediator.target(named: "Notes")!))
-/// // public func notesList(tag: Swift.String? = nil) throws(MediatorError) -> [NotesListResultItem]
+/// ```sh
+/// mediate describe Notes --swift
+/// # public func notesList(tag: Swift.String? = nil) throws(MediatorError) -> [NotesListResultItem]
 /// ```
 ///
 /// No declared name can change what the generated code means: the standard library's types are
