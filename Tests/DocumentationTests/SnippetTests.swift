@@ -3,7 +3,7 @@ import Testing
 
 /// Every Swift block of the README and of every DocC article type-checks against the package as
 /// built, read from the documents themselves (no copy of a snippet lives in the tests).
-@Suite("Documentation snippets: every Swift block of the README and the DocC articles compiles")
+@Suite("Documentation: every Swift block of the README, the DocC articles and the libraries' comments compiles")
 struct SnippetTests {
     /// The package's root folder.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -52,6 +52,23 @@ struct SnippetTests {
         defer { try? FileManager.default.removeItem(at: checker.workDirectory) }
         for failure in try await checker.check(document: document, text: text, catalogModule: catalogModule) {
             Issue.record(Comment(rawValue: failure.description))
+        }
+    }
+
+    @Test("The README links every DocC article (a catalog with no article but its root: the root)")
+    func readmeLinksEveryArticle() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let articles = Self.documents.filter { $0.path.contains(".docc/") }.map(\.path)
+        let catalogs = Set(articles.map { $0.components(separatedBy: ".docc/")[0] + ".docc" })
+        for catalog in catalogs.sorted() {
+            let inCatalog = articles.filter { $0.hasPrefix(catalog + "/") }
+            let module = URL(fileURLWithPath: catalog).deletingPathExtension().lastPathComponent
+            let rootPage = "\(catalog)/\(module).md"
+            let expected = inCatalog.count == 1 ? inCatalog : inCatalog.filter { $0 != rootPage }
+            for article in expected {
+                let linked = readme.contains("](\(article))")
+                #expect(linked, "README.md does not link \(article)")
+            }
         }
     }
 
