@@ -58,41 +58,132 @@ struct Snippet: Sendable, CustomStringConvertible {
     }
 
     /// The documentation comments of a Swift source file as Markdown: each `///` line without its
-    /// `///` (and one space), every other line empty, so a line keeps its number.
+    /// `///` (and one space), the lines of a `/** ... */` comment without a leading `*` (and one
+    /// space), every other line empty, so a line keeps its number.
     static func documentationComments(ofSource source: String) -> String {
-        source.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            guard trimmed.hasPrefix("///") else { return "" }
-            let comment = trimmed.dropFirst(3)
-            return comment.hasPrefix(" ") ? comment.dropFirst() : comment
+        var inBlockComment = false
+        return source.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            var text = line.drop { $0 == " " || $0 == "\t" }
+            if !inBlockComment {
+                if text.hasPrefix("///") {
+                    let comment = text.dropFirst(3)
+                    return String(comment.hasPrefix(" ") ? comment.dropFirst() : comment)
+                }
+                guard text.hasPrefix("/**"), !text.hasPrefix("/**/") else { return "" }
+                text = text.dropFirst(3)
+                inBlockComment = true
+            } else if text.hasPrefix("*"), !text.hasPrefix("*/") {
+                text = text.dropFirst()
+            }
+            if let close = text.range(of: "*/") {
+                text = text[..<close.lowerBound]
+                inBlockComment = false
+            }
+            return String(text.hasPrefix(" ") ? text.dropFirst() : text)
         }.joined(separator: "\n")
     }
 
-    /// Every ```` ```swift ```` block of `text`, in order. A fence may be indented (inside a list);
-    /// the block's lines lose that indentation.
+    /// Every Swift block of `text`, in order, read as CommonMark reads a fenced code block: a fence
+    /// of three or more backticks or tildes, closed by a line of at least as many of the same
+    /// character (or the end of the document), inside block quotes and list items too. A block is
+    /// Swift when the first word of its info string is `swift`, in any case (```` ```Swift ````,
+    /// ```` ```swift, nocopy ````). The block's lines lose the fence's quote markers and indentation.
     static func blocks(in text: String, document: String) -> [Snippet] {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { expandingTabs(String($0)) }
         var snippets: [Snippet] = []
         var index = 0
         while index < lines.count {
-            let line = lines[index]
-            let indentation = line.prefix { $0 == " " }.count
-            let fence = line.dropFirst(indentation)
-            guard fence.hasPrefix("```") else {
+            guard let opener = Fence(opening: lines[index]) else {
                 index += 1
                 continue
             }
-            let language = fence.dropFirst(3).trimmingCharacters(in: .whitespaces)
             var end = index + 1
-            while end < lines.count, lines[end].trimmingCharacters(in: .whitespaces) != "```" {
+            while end < lines.count, !opener.isClosed(by: lines[end]) {
                 end += 1
             }
-            if language == "swift" {
-                let body = lines[(index + 1)..<min(end, lines.count)].map { $0.dropFirst(min(indentation, $0.prefix { $0 == " " }.count)) }
+            if opener.language.lowercased() == "swift" {
+                let body = lines[(index + 1)..<min(end, lines.count)].map(opener.content(of:))
                 snippets.append(Snippet(document: document, line: index + 1, code: body.joined(separator: "\n")))
             }
             index = end + 1
         }
         return snippets
+    }
+
+    /// `line` with each tab replaced by the spaces to the next multiple of four, as CommonMark
+    /// counts indentation.
+    private static func expandingTabs(_ line: String) -> String {
+        guard line.contains("\t") else { return line }
+        var expanded = ""
+        var column = 0
+        for character in line {
+            if character == "\t" {
+                let spaces = 4 - column % 4
+                expanded += String(repeating: " ", count: spaces)
+                column += spaces
+            } else {
+                expanded.append(character)
+                column += 1
+            }
+        }
+        return expanded
+    }
+
+    /// An opening code fence: its block-quote depth, indentation, character and length, and the
+    /// first word of its info string.
+    private struct Fence {
+        let quoteDepth: Int
+        let indentation: Int
+        let character: Character
+        let length: Int
+        let language: String
+
+        init?(opening line: String) {
+            let (depth, rest) = Self.unquoted(Substring(line), upTo: .max)
+            let indentation = rest.prefix { $0 == " " }.count
+            let fence = rest.dropFirst(indentation)
+            guard let character = fence.first, character == "`" || character == "~" else { return nil }
+            let length = fence.prefix { $0 == character }.count
+            guard length >= 3 else { return nil }
+            let info = fence.dropFirst(length).trimmingCharacters(in: .whitespaces)
+            // A backtick fence's info string holds no backtick (else the line is inline code).
+            if character == "`" && info.contains("`") { return nil }
+            self.quoteDepth = depth
+            self.indentation = indentation
+            self.character = character
+            self.length = length
+            self.language = String(info.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "+" })
+        }
+
+        /// Whether `line` closes the block: the same quote depth, then only this fence's character,
+        /// at least as many, and spaces.
+        func isClosed(by line: String) -> Bool {
+            let (depth, rest) = Self.unquoted(Substring(line), upTo: quoteDepth)
+            guard depth == quoteDepth else { return quoteDepth > 0 }  // the quote ended: so did the block
+            let fence = rest.drop { $0 == " " }.trimmingCharacters(in: .whitespaces)
+            return fence.count >= length && fence.allSatisfy { $0 == character }
+        }
+
+        /// A line of the block as the reader sees it: without the quote markers, and without up to
+        /// the fence's indentation.
+        func content(of line: String) -> String {
+            let rest = Self.unquoted(Substring(line), upTo: quoteDepth).rest
+            return String(rest.dropFirst(min(indentation, rest.prefix { $0 == " " }.count)))
+        }
+
+        /// `line` without up to `limit` block-quote markers (`>` after up to three spaces, and one
+        /// space after it), and how many it had.
+        static func unquoted(_ line: Substring, upTo limit: Int) -> (depth: Int, rest: Substring) {
+            var rest = line
+            var depth = 0
+            while depth < limit {
+                let spaces = rest.prefix { $0 == " " }.count
+                guard spaces <= 3, rest.dropFirst(spaces).first == ">" else { break }
+                rest = rest.dropFirst(spaces + 1)
+                if rest.first == " " { rest = rest.dropFirst() }
+                depth += 1
+            }
+            return (depth, rest)
+        }
     }
 }

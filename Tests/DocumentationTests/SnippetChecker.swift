@@ -11,7 +11,8 @@ import Foundation
 /// - Any other block is the `main.swift` of a program that imports `Mediator`, the module of the
 ///   documentation catalog it is in, and `DocumentationContext` (the names blocks use without
 ///   declaring them, such as `mediator`); whatever the block declares itself hides those. A block
-///   that imports an app module (below, or one its document writes) goes without the stand-ins.
+///   that imports an app module (below) goes without the stand-ins, and so do the blocks of a
+///   document that writes library modules of its own (they mean those: they import them).
 /// - A block that imports `Notes`, `NotesMediator`, `Accounts` or `AccountsMediator`, in a document
 ///   that does not write that module, gets the package's example of that shape (`ExampleNotes`, ...).
 struct SnippetChecker: Sendable {
@@ -58,15 +59,30 @@ struct SnippetChecker: Sendable {
         var failures: [Failure] = []
         var written: [(module: String, files: [(file: String, snippet: Snippet)])] = []
         for snippet in snippets {
-            if case .moduleFile(let module, let file) = snippet.kind {
-                if let index = written.firstIndex(where: { $0.module == module }) {
-                    written[index].files.append((file, snippet))
+            guard case .moduleFile(let module, let file) = snippet.kind else { continue }
+            if FileManager.default.fileExists(atPath: buildDirectory.appendingPathComponent("Modules/\(module).swiftmodule").path) {
+                failures.append(
+                    Failure(
+                        snippet: snippet,
+                        output: "the block writes a file of module \(module), a module the package already has: name the example's module differently"))
+            } else if let index = written.firstIndex(where: { $0.module == module }) {
+                if written[index].files.contains(where: { $0.file == file }) {
+                    failures.append(
+                        Failure(
+                            snippet: snippet,
+                            output:
+                                "Sources/\(module)/\(file) is shown a second time: a document shows each file once, whole (a file that grows is shown whole at its last state)"
+                        ))
                 } else {
-                    written.append((module, [(file, snippet)]))
+                    written[index].files.append((file, snippet))
                 }
+            } else {
+                written.append((module, [(file, snippet)]))
             }
         }
         let writtenNames = Set(written.map(\.module))
+        // The modules a program can import (a module with a main.swift is a program itself).
+        let writtenLibraries = written.filter { !$0.files.contains { $0.file == "main.swift" } }
 
         for (module, files) in written {
             let source = folder.appendingPathComponent("Sources/\(module)")
@@ -118,10 +134,11 @@ struct SnippetChecker: Sendable {
                 ])
             case .program:
                 // One line of imports, so a diagnostic's line is the block's line plus one.
-                // The stand-ins are left out where the block imports the app's own modules, which
-                // declare the same names.
-                let importsAppModules = snippet.imports.contains { writtenNames.contains($0) || Self.exampleModules[$0] != nil }
-                let context = importsAppModules ? nil : "DocumentationContext"
+                // The stand-ins are left out where the document writes modules of its own (its
+                // blocks mean those) and where the block imports the app's modules, which declare
+                // the same names.
+                let importsAppModules = snippet.imports.contains { Self.exampleModules[$0] != nil }
+                let context = importsAppModules || !writtenLibraries.isEmpty ? nil : "DocumentationContext"
                 let imports = (["Mediator", catalogModule, context] as [String?]).compactMap { $0 }
                 let path = source.appendingPathComponent("main.swift")
                 let prelude = Array(Set(imports)).sorted().map { "import \($0)" }.joined(separator: "; ")

@@ -173,4 +173,91 @@ struct SnippetTests {
         #expect(snippets.map(\.line) == [3, 8])
         #expect(snippets.map(\.code) == ["let greeting = hello()", "let a = 1"])
     }
+
+    @Test("Fences are read as CommonMark reads them: any case, tildes, longer fences, block quotes, info after the language")
+    func fenceForms() {
+        let text = """
+            ```Swift
+            let a = 1
+            ```
+
+            ~~~swift
+            let b = 2
+            ~~~
+
+            ````swift
+            let c = 3
+            ```
+            let d = 4
+            ````
+
+            > Tip: In a quote:
+            >
+            > ```swift
+            > let e = 5
+            > ```
+
+            ```swift, nocopy
+            let f = 6
+            ```
+
+            ```swiftly
+            not swift
+            ```
+            """
+        let snippets = Snippet.blocks(in: text, document: "Fences.md")
+        #expect(snippets.map(\.code) == ["let a = 1", "let b = 2", "let c = 3\n```\nlet d = 4", "let e = 5", "let f = 6"])
+        #expect(snippets.map(\.line) == [1, 5, 9, 17, 21])
+    }
+
+    @Test("Blocks in /** */ comments are read too")
+    func blockComments() {
+        let source = """
+            /**
+             Says hello.
+
+             ```swift
+             let greeting = hello()
+             ```
+             */
+            func hello() -> String { "hello" }
+            /**```swift
+            let x = 1
+            ```*/
+            """
+        let snippets = Snippet.blocks(in: Snippet.documentationComments(ofSource: source), document: "Hello.swift")
+        #expect(snippets.map(\.line) == [4, 9])
+        #expect(snippets.map(\.code) == ["let greeting = hello()", "let x = 1"])
+    }
+
+    @Test("A document that writes its own modules gets no stand-ins; a file shown twice and a module named like the package's are refused")
+    func documentModulesRules() async throws {
+        let text = """
+            ```swift
+            // Sources/Notes/Notes.swift
+            public let notes = 1
+            ```
+
+            ```swift
+            let service = NotesService()
+            ```
+
+            ```swift
+            // Sources/Notes/Notes.swift
+            public let notes = 2
+            ```
+
+            ```swift
+            // Sources/Mediator/Extra.swift
+            public func extra() {}
+            ```
+            """
+        let checker = try Self.checker()
+        defer { try? FileManager.default.removeItem(at: checker.workDirectory) }
+        let failures = try await checker.check(document: "Own.md", text: text, catalogModule: nil)
+        #expect(failures.map(\.snippet.line) == [10, 15, 6])
+        #expect(failures.map { $0.output.contains("is shown a second time") } == [true, false, false])
+        #expect(failures.map { $0.output.contains("a module the package already has") } == [false, true, false])
+        #expect(failures.last?.output.contains("cannot find 'NotesService' in scope") == true)
+    }
 }
