@@ -13,6 +13,17 @@ func makeBatchTool() throws -> CommandLineTool {
     return CommandLineTool(mediator: mediator, name: "bench", version: "0")
 }
 
+/// A Model Context Protocol server over a mediator like ``makeBatchTool()``'s: one `tools/call` of
+/// `Echo.echo` is the agent bridge's counterpart of a batch line.
+func makeAgentServer() throws -> MCPServer {
+    let mediator = Mediator()
+    try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
+    return MCPServer(mediator: mediator, name: "bench", version: "0")
+}
+
+/// The `tools/call` request of `mcpCall`: the batch line `Echo echo a=1`, as an agent sends it.
+let agentCallMessage = #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"Echo.echo","arguments":{"a":"1"}}}"#
+
 /// `count` copies of `line`, each ending in a newline.
 func batchInput(_ line: String, count: Int) -> BatchInput {
     let bytes = Array((line + "\n").utf8)

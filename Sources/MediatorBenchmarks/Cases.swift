@@ -233,6 +233,13 @@ func makeCases() async throws -> [BenchCase] {
     let answers = await batchAnswers(batchTool, line: batchLine, count: 2)
     guard answers == [#"{"a":"1"}"#, #"{"a":"1"}"#] else { throw SetupError(message: "the batch of case batchLine answered \(answers)") }
 
+    // The agent bridge: one tools/call through the protocol layer (no process, no pipe).
+    let agentServer = try makeAgentServer()
+    let agentAnswer = await agentServer.handle(agentCallMessage)
+    guard agentAnswer == #"{"id":1,"jsonrpc":"2.0","result":{"content":[{"text":"{\"a\":\"1\"}","type":"text"}],"structuredContent":{"a":"1"}}}"# else {
+        throw SetupError(message: "the tools/call of case mcpCall answered \(agentAnswer ?? "nothing")")
+    }
+
     // Failed calls through the throwing path, whose error lists names and suggests one: the work
     // must not grow with the length of the name a caller sends.
     let twoHundred = Mediator()
@@ -403,6 +410,10 @@ func makeCases() async throws -> [BenchCase] {
         },
         BenchCase.awaiting(name: "batchLineJSON", iterations: 20_000) { count in
             consume(await runBatch(batchTool, ["batch", "--json"], line: batchLine, count: count))
+        },
+        // The agent bridge's `tools/call`: the request parsed, the call made, the response written.
+        BenchCase.awaiting(name: "mcpCall", iterations: 20_000) { count in
+            for _ in 0..<count { consume(await agentServer.handle(agentCallMessage)) }
         },
     ]
     return cases

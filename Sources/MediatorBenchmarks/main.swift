@@ -143,7 +143,7 @@ let baselines: [String: String] = [
     "naiveDictionary": "direct", "performCached": "naiveDictionary", "performUncached": "naiveDictionary",
     "typedWrapper": "performCached", "resolvedHandle": "direct", "openURL": "foundationURLComponents",
     "openURL5": "openURL", "foundationURLComponents5": "foundationURLComponents", "batchLine": "asyncPerformCached",
-    "performAmong100000Targets": "performCached", "plainAmong500Actions": "plainAmong5Actions", "batchLineJSON": "batchLine",
+    "performAmong100000Targets": "performCached", "plainAmong500Actions": "plainAmong5Actions", "batchLineJSON": "batchLine", "mcpCall": "batchLine",
     "notFound": "naiveDictionary", "register5000x5": "naiveRegister5000x5", "parallelCached": "parallelBaseline",
     "parallelBaseline": "performCached", "typedHandle": "direct",
     "missHugeName": "missTypo", "missAmong100000": "missTypo", "asyncPerformCached": "performCached", "asyncAction": "performCached",

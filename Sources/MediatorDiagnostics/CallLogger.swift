@@ -22,7 +22,8 @@ import Mediator
 /// ```
 ///
 /// - `TIME`: when the call started, UTC, ISO 8601 with milliseconds: `2025-03-01T09:30:12.047Z`.
-/// - `ORIGIN`: `in-process`, `command-line`, or `url=` followed by the URL as the caller gave it.
+/// - `ORIGIN`: `in-process`, `command-line`, `url=` followed by the URL as the caller gave it, or
+///   `agent=` followed by the name an agent's client gave itself.
 /// - `depth=N`: 1 for a call no other call made, 2 for a call made while one ran, and so on.
 /// - `ROUTE`: where the call ended, `Target/action`, preceded by each pair it was redirected from
 ///   and ` -> ` (`Legacy/open -> Modern/open`), canonical names.
@@ -76,6 +77,9 @@ public struct CallLogger: CallObserver {
         case .url(let url):
             line += "url="
             line += token(url, isPlain: isPlainURLByte)
+        case .agent(let client):
+            line += "agent="
+            line += token(client, isPlain: isPlainURLByte)
         }
         line += " depth=\(record.request.depth) "
         for pair in record.redirectedFrom {

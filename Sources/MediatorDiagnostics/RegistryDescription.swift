@@ -60,15 +60,26 @@ public struct RegistryDescription: Sendable {
         if let keyTypes = action.keyTypes {
             fields.append(("key", .object([("input", .string(keyTypes.input)), ("output", .string(keyTypes.output))])))
         }
-        if let parameters = action.parameters {
-            var schema = paramsSchema(parameters, closed: action.undeclaredParameters != .ignored)
-            schema.insert(("$schema", .string("https://json-schema.org/draft/2020-12/schema")), at: 0)
-            fields.append(("params", .object(schema)))
+        if let schema = parametersSchema(of: action) {
+            fields.append(("params", .object([("$schema", .string("https://json-schema.org/draft/2020-12/schema"))] + schema)))
         }
-        if let result = action.result {
-            fields.append(("result", .object([("$schema", .string("https://json-schema.org/draft/2020-12/schema"))] + schema(of: result))))
+        if let schema = resultSchema(of: action) {
+            fields.append(("result", .object([("$schema", .string("https://json-schema.org/draft/2020-12/schema"))] + schema)))
         }
         return .object(fields)
+    }
+
+    /// The JSON Schema keywords of the params object `action` declares (closed to other
+    /// properties unless the action passes undeclared params on), `nil` when it declares none.
+    /// The one source of a params schema: this description's `params`, and a tool's input schema
+    /// in the command-line layer's Model Context Protocol bridge.
+    package static func parametersSchema(of action: ActionInfo) -> [(String, JSONTree)]? {
+        action.parameters.map { paramsSchema($0, closed: action.undeclaredParameters != .ignored) }
+    }
+
+    /// The JSON Schema keywords of the result `action` declares, `nil` when it declares none.
+    package static func resultSchema(of action: ActionInfo) -> [(String, JSONTree)]? {
+        action.result.map { schema(of: $0) }
     }
 
     /// An object schema for `parameters`: properties, required names, and (when undeclared params

@@ -26,6 +26,9 @@ public let mediator = Mediator()
 /// Another program's mediator.
 public let myMediator = Mediator()
 
+/// A Model Context Protocol server over ``mediator``.
+public let server = MCPServer(mediator: mediator, name: "myapp", version: "1.0.0")
+
 /// A command-line tool over ``mediator``.
 public let tool = CommandLineTool(mediator: mediator, name: "myapp", version: "1.0.0")
 

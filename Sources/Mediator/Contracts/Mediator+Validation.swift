@@ -74,6 +74,28 @@ extension Mediator {
         try await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget, origin: .commandLine).value(self)
     }
 
+    /// A call from an AI agent (the command-line layer's Model Context Protocol bridge): a remote
+    /// call, under every rule of a URL call. The target allow-list and the `native` prefix are
+    /// checked for the names asked (``agentRefusal(target:action:)``), local-only actions,
+    /// redirects and degradations by the pipeline, as for a URL; undeclared params are refused by
+    /// the default policy.
+    package func callFromAgent(target: String, action: String, params: Params, client: String) async throws(MediatorError) -> (any Sendable)? {
+        if let why = agentRefusal(target: target, action: action) {
+            throw MediatorError(.forbidden, target: target, action: action, reason: "an agent's call refused: \(why)")
+        }
+        return try await dispatchAwaiting(target: target, action: action, params: params, shouldCacheTarget: false, origin: .agent(client)).value(self)
+    }
+
+    /// Why the URL rules that hold for the names a call asks for (the target allow-list of
+    /// ``urlPolicy``, the `native` prefix) refuse an agent's call to `target`/`action`, in words;
+    /// `nil` when they allow it. The tools an agent is shown are the actions this allows that
+    /// are not local-only.
+    package func agentRefusal(target: String, action: String) -> String? {
+        let canonicalTarget = Names.canonical(target, as: .target) ?? target
+        let canonicalAction = Names.canonical(action, as: .action) ?? action
+        return Self.brokenTargetRule(target: canonicalTarget, action: canonicalAction, policy: urlPolicy)
+    }
+
     /// The dry run: where the call goes (``CallPlan``: redirects, URL rules, a degradation,
     /// local-only actions; interceptors decide only when it is made), then the arguments the
     /// action there would get, checked.

@@ -1,4 +1,4 @@
-/// Where a call came from: code in this process, a command line, or a URL.
+/// Where a call came from: code in this process, a command line, a URL, or an AI agent.
 ///
 /// Interceptors and observers read it to tell a remote call from a local one:
 ///
@@ -17,19 +17,27 @@ public enum CallOrigin: Sendable, Equatable, CustomStringConvertible {
     case commandLine
     /// A call made by URL (`call(url:params:)`, `open(_:params:isolation:completion:)`); the URL as the caller gave it.
     case url(String)
+    /// A call made by an AI agent through the Model Context Protocol bridge (`MediatorCommandLine`'s
+    /// `MCPServer`, `mediate mcp`); the client's name as it introduced itself, which nothing
+    /// checks. Remote: every rule of a URL call applies.
+    case agent(String)
 
-    /// Whether URL rules apply to the call (local-only actions and allow-lists).
+    /// Whether URL rules apply to the call (local-only actions and allow-lists): for a URL and
+    /// for an agent.
     public var isRemote: Bool {
-        if case .url = self { return true }
-        return false
+        switch self {
+        case .url, .agent: true
+        case .inProcess, .commandLine: false
+        }
     }
 
-    /// `in-process`, `command line` or `url`, as log lines show it.
+    /// `in-process`, `command line`, `url` or `agent`, as log lines show it.
     public var description: String {
         switch self {
         case .inProcess: "in-process"
         case .commandLine: "command line"
         case .url: "url"
+        case .agent: "agent"
         }
     }
 }
@@ -64,6 +72,7 @@ public struct CallRequest: Sendable {
             switch (self.origin, origin) {
             case (.inProcess, .inProcess), (.commandLine, .commandLine): return true
             case (.url(let url), .url(let otherURL)): return sameBits(url, otherURL)
+            case (.agent(let client), .agent(let otherClient)): return sameBits(client, otherClient)
             default: return false
             }
         }

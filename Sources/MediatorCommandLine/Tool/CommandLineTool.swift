@@ -166,7 +166,7 @@ public struct CommandLineTool: Sendable {
             return session.show(rest.first.flatMap(help.command) ?? help.main, what: "the help")
         case "--version":
             return session.show("\(name) \(version)", what: "the version")
-        case "perform", "open", "list", "routes", "describe", "verify", "batch":
+        case "perform", "open", "list", "routes", "describe", "verify", "batch", "mcp":
             if rest.contains("--help") || rest.contains("-h") {
                 // `perform <Target> <action> --help`: that action's description, as describe gives it.
                 if command == "perform", let (target, action) = performedAction(rest) {
@@ -186,13 +186,13 @@ public struct CommandLineTool: Sendable {
             session.flushLog()
             return status
         default:
-            let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "routes", "describe", "verify", "batch", "help"])
+            let suggestion = Suggestions.closest(to: command, in: ["perform", "open", "list", "routes", "describe", "verify", "batch", "mcp", "help"])
             return session.fail(
                 CommandError.usage("unknown command \(quoted(command))" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "") + "; try \"\(name) --help\""))
         }
     }
 
-    /// Runs one command (`perform`, `open`, `list`, `routes`, `describe`, `verify` or `batch`).
+    /// Runs one command (`perform`, `open`, `list`, `routes`, `describe`, `verify`, `batch` or `mcp`).
     private func run(_ command: String, _ rest: [String], session: inout Session, input: BatchInput) async -> Int32 {
         switch command {
         case "perform": return await session.request { () async throws(CommandError) in try await perform(rest) }
@@ -203,6 +203,7 @@ public struct CommandLineTool: Sendable {
             let json = session.json
             return session.respondText({ () throws(CommandError) in try describe(rest, json: json) })
         case "verify": return verify(rest, session: &session)
+        case "mcp": return await serveAgents(rest, session: &session, input: input)
         default: return await batch(rest, session: &session, input: input)
         }
     }

@@ -17,6 +17,7 @@ struct Help {
               \(name) perform <Target> <action> --help     that action's description
               \(name) verify [--json]         checks the registry: what modules require, what actions declare
               \(name) batch [--json] [--stats]   requests from standard input, one per line
+              \(name) mcp                    serves the actions to AI agents (Model Context Protocol, stdio)
               \(name) help [<command>] | <command> --help | --version
 
             PARAMETERS:
@@ -210,6 +211,24 @@ struct Help {
                         "calls":..,"failures":..}
                         (percentiles within 1/16 above the exact value; "otherActions" counts the
                         calls past 1000 actions together)
+            """
+        case "mcp":
+            """
+            USAGE: \(name) mcp [--log] [--routes FILE] [--redirects FILE]
+
+            Serves the actions to AI agents as Model Context Protocol tools, over standard input and
+            output: JSON-RPC 2.0, one message per line (protocol versions \(MCPServer.protocolVersions.joined(separator: ", "))).
+            An MCP client starts it: the command is this program, the arguments "mcp" and any options.
+            Tools: one per action a URL could call (not local-only, not native..., allowed targets),
+            named Target.action, with the action's summary and its declared params as the input
+            schema. A call runs as a remote call from an agent: interceptors, redirects and
+            observers see origin "agent"; a failure is a tool result with isError and the error's
+            code, message, target and action.
+            Standard output carries only protocol messages; diagnostics and --log lines go to
+            standard error. A line longer than \(BatchInput.standardInput().lineLimitDescription) or not UTF-8 gets a parse error and the
+            server goes on. At the end of the input the calls under way finish, then exit 0; 74
+            when standard input cannot be read or standard output cannot be written.
+            Client configuration (Claude Desktop, Claude Code, ...): {"command": "\(name)", "args": ["mcp"]}
             """
         default: nil
         }

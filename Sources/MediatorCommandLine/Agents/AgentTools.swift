@@ -1,0 +1,122 @@
+import Mediator
+import MediatorDiagnostics
+
+/// The tools a mediator offers an agent: one per action a remote caller may reach (not local-only,
+/// and allowed by the URL rules for the names asked), named `Target.action`.
+///
+/// A name is used only when it fits the Model Context Protocol's tool names (1 to 128 of
+/// `A`-`Z`, `a`-`z`, `0`-`9`, `_`, `-`, `.`). Names may hold `.` themselves, so two pairs can make
+/// the same tool name (`a.b`/`c` and `a`/`b.c`): such a name names neither.
+struct AgentTools {
+    /// One tool and the action it calls.
+    struct Tool {
+        let name: String
+        let target: TargetInfo
+        let action: ActionInfo
+    }
+
+    /// The longest tool name the protocol accepts.
+    static let maximumNameLength = 128
+
+    /// Every tool, sorted by name (byte order, as cursors compare).
+    static func all(in mediator: Mediator) -> [Tool] {
+        var tools: [String: Tool] = [:]
+        var ambiguous: Set<String> = []
+        for target in mediator.targets {
+            for action in target.actions where isOffered(action, of: target, in: mediator) {
+                guard let name = toolName(target: target.name, action: action.name) else { continue }
+                if tools.updateValue(Tool(name: name, target: target, action: action), forKey: name) != nil { ambiguous.insert(name) }
+            }
+        }
+        for name in ambiguous { tools[name] = nil }
+        return tools.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+    }
+
+    /// The tool called `name`, or nil when no action is offered under that name (or two are).
+    /// Looks up each way of cutting the name at a `.` rather than listing every tool.
+    static func tool(named name: String, in mediator: Mediator) -> Tool? {
+        guard isToolName(name) else { return nil }
+        var found: Tool?
+        let bytes = Array(name.utf8)
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
+            let targetName = String(decoding: bytes[..<index], as: UTF8.self)
+            let actionName = String(decoding: bytes[(index + 1)...], as: UTF8.self)
+            // Canonical names only: `Target_Notes.create` is not a second name of `Notes.create`.
+            guard let target = mediator.target(named: targetName), target.name == targetName,
+                let action = target.actions.first(where: { $0.name == actionName }), isOffered(action, of: target, in: mediator)
+            else { continue }
+            if found != nil { return nil }
+            found = Tool(name: name, target: target, action: action)
+        }
+        return found
+    }
+
+    /// Whether an agent may call `action`: the rules of a URL call for the names asked.
+    private static func isOffered(_ action: ActionInfo, of target: TargetInfo, in mediator: Mediator) -> Bool {
+        !action.isLocalOnly && mediator.agentRefusal(target: target.name, action: action.name) == nil
+    }
+
+    /// `Target.action`, or nil when that is not a tool name the protocol accepts.
+    static func toolName(target: String, action: String) -> String? {
+        let name = target + "." + action
+        return isToolName(name) ? name : nil
+    }
+
+    /// Whether `name` fits the protocol's tool names.
+    static func isToolName(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        return !utf8.isEmpty && utf8.count <= maximumNameLength
+            && utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+                case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."): true
+                default: false
+                }
+            }
+    }
+
+    /// The tool as `tools/list` shows it: its name, a title, the action's summary as its
+    /// description, the declared params as its input schema (an open object when none are
+    /// declared) and, where a result is declared, an output schema.
+    static func listing(of tool: Tool) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "name": .string(tool.name),
+            "title": .string("\(tool.target.name)/\(tool.action.name)"),
+            "inputSchema": RegistryDescription.parametersSchema(of: tool.action).map { JSONValue(tree: .object($0)) } ?? .object(["type": .string("object")]),
+        ]
+        let summary = [tool.action.summary, tool.target.summary.map { "(\(tool.target.name): \($0))" }].compactMap { $0 }
+        object["description"] = .string(summary.isEmpty ? "Calls \(tool.target.name)/\(tool.action.name)." : summary.joined(separator: " "))
+        if let result = RegistryDescription.resultSchema(of: tool.action) {
+            object["outputSchema"] = outputSchema(JSONValue(tree: .object(result)))
+        }
+        return .object(object)
+    }
+
+    /// The output schema for a declared result: the result's own schema when it is an object
+    /// (the structured content is the result itself), else an object whose `result` is the value
+    /// (structured content must be an object).
+    static func outputSchema(_ result: JSONValue) -> JSONValue {
+        if case .object(let members) = result, members["type"] == .string("object") { return result }
+        return .object(["type": .string("object"), "properties": .object(["result": result]), "required": .array([.string("result")])])
+    }
+
+    /// A result as structured content: the value when it is an object, else `{"result": value}`.
+    static func structuredContent(_ value: JSONValue) -> JSONValue {
+        if case .object = value { return value }
+        return .object(["result": value])
+    }
+}
+
+extension JSONValue {
+    /// A tree written for people (keys in a chosen order) as a value (keys sorted when written).
+    init(tree: JSONTree) {
+        switch tree {
+        case .object(let fields): self = .object(Dictionary(fields.map { ($0, JSONValue(tree: $1)) }, uniquingKeysWith: { _, last in last }))
+        case .array(let items): self = .array(items.map(JSONValue.init(tree:)))
+        case .string(let text): self = .string(text)
+        case .integer(let value): self = .int(value)
+        case .number(let value): self = .double(value)
+        case .boolean(let value): self = .bool(value)
+        }
+    }
+}

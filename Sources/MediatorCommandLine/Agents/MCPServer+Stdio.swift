@@ -1,0 +1,173 @@
+// The stdio transport: one JSON-RPC message per line in, one per line out.
+
+import Mediator
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+
+extension MCPServer {
+    /// Serves the Model Context Protocol's stdio transport: each line of `input` is a message,
+    /// each response one line written to ``CommandLineTool/Stream/output``; nothing else is
+    /// written there (diagnostics go to ``CommandLineTool/Stream/error``).
+    ///
+    /// ```swift
+    /// exit(await MCPServer(mediator: mediator, name: "myapp", version: "1.0.0").run())
+    /// ```
+    ///
+    /// Messages are handled concurrently, so a slow action never holds up another call. A line
+    /// longer than the input's ``BatchInput/lineLimit``, or not UTF-8, gets a parse error (id
+    /// `null`) and the server goes on. At the end of the input, the calls under way finish and
+    /// their responses are written before it returns.
+    ///
+    /// - Parameters:
+    ///   - input: the messages, one per line; standard input by default. It is read on a thread
+    ///     of its own, never on one of the concurrency pool's.
+    ///   - write: prints one line (see ``CommandLineTool/Writer``); by default to standard output
+    ///     or standard error.
+    /// - Returns: 0 at the end of the input; 74 when the input cannot be read or the output
+    ///   written; 130 when the calling task was cancelled (the calls under way are cancelled too).
+    public func run(
+        input: BatchInput = .standardInput(),
+        write: @escaping CommandLineTool.Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
+    ) async -> Int32 {
+        await serve(input: input, write: write, afterEachMessage: {})
+    }
+
+    /// ``run(input:write:)``, calling `afterEachMessage` in the calling task after each line it
+    /// writes (`mediate mcp --log` writes the calls' log lines then).
+    func serve(input: BatchInput, write: CommandLineTool.Writer, afterEachMessage: () -> Void) async -> Int32 {
+        let (lines, lineSink) = stream(of: InputEvent.self)
+        let (responses, responseSink) = stream(of: Response.self)
+        InputThread.start(reading: input, into: lineSink)
+        var status: Int32 = 0
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                await withTaskGroup(of: Void.self) { requests in
+                    for await event in lines {
+                        switch event {
+                        case .line(.text(let text)):
+                            if text.utf8.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) { continue }
+                            requests.addTask { [self] in
+                                if let response = await handle(text) { responseSink.yield(.message(response)) }
+                            }
+                        case .line(.tooLong):
+                            responseSink.yield(
+                                .message(
+                                    Self.error(id: nil, code: .parseError, "Parse error: the line is longer than the limit of \(input.lineLimitDescription)")))
+                        case .line(.invalidUTF8(let offset)):
+                            responseSink.yield(
+                                .message(Self.error(id: nil, code: .parseError, "Parse error: the line is not UTF-8 (invalid byte at offset \(offset))")))
+                        case .failed(let error):
+                            responseSink.yield(.inputFailed("cannot read standard input: \(error)"))
+                        }
+                    }
+                    // The end of the input (or the server stopped): the calls under way finish first.
+                }
+                responseSink.finish()
+            }
+            writing: for await response in responses {
+                do throws(StreamError) {
+                    switch response {
+                    case .message(let line): try write(.output, line)
+                    case .inputFailed(let message):
+                        status = 74
+                        try write(.error, "\(name): error: \(message)")
+                    }
+                    afterEachMessage()
+                } catch {
+                    // Nobody reads the responses any more: stop serving.
+                    status = 74
+                    group.cancelAll()
+                    break writing
+                }
+            }
+            group.cancelAll()
+        }
+        if status == 0 && Task.isCancelled { return 130 }
+        return status
+    }
+
+    /// What the transport writes.
+    enum Response: Sendable {
+        case message(String)
+        case inputFailed(String)
+    }
+}
+
+/// A stream and its continuation (`AsyncStream.makeStream` needs macOS 14 / iOS 17).
+private func stream<Element>(of: Element.Type) -> (AsyncStream<Element>, AsyncStream<Element>.Continuation) {
+    var continuation: AsyncStream<Element>.Continuation?
+    let stream = AsyncStream<Element> { continuation = $0 }
+    // The closure runs during the initializer, before it returns.
+    return (stream, continuation!)
+}
+
+/// What the input thread reads.
+enum InputEvent: Sendable {
+    case line(LineReader.Line)
+    case failed(StreamError)
+}
+
+/// Reads an input's lines on a POSIX thread of its own: a blocking `read(2)` there never holds a
+/// thread of the concurrency pool (with one core, that would stop every call).
+enum InputThread {
+    static func start(reading input: BatchInput, into sink: AsyncStream<InputEvent>.Continuation) {
+        final class Job: Sendable {
+            let input: BatchInput
+            let sink: AsyncStream<InputEvent>.Continuation
+            init(_ input: BatchInput, _ sink: AsyncStream<InputEvent>.Continuation) {
+                self.input = input
+                self.sink = sink
+            }
+
+            func run() {
+                var reader = LineReader(input: input)
+                while true {
+                    do throws(StreamError) {
+                        guard let (_, line) = try reader.next() else { break }
+                        // Nobody listens any more (the server stopped): stop reading.
+                        if case .terminated = sink.yield(.line(line)) { return }
+                    } catch {
+                        sink.yield(.failed(error))
+                        break
+                    }
+                }
+                sink.finish()
+            }
+        }
+        let context = Unmanaged.passRetained(Job(input, sink)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let started = pthread_create(
+            &thread, nil,
+            { raw in
+                #if canImport(Darwin)
+                let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
+                #else
+                let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+                #endif
+                job.run()
+                return nil
+            }, context)
+        guard started == 0 else {
+            // No thread: read here instead (the input is then read on the caller's thread).
+            Unmanaged<Job>.fromOpaque(context).takeRetainedValue().run()
+            return
+        }
+        #if canImport(Darwin)
+        if let thread { pthread_detach(thread) }
+        #else
+        pthread_detach(thread)
+        #endif
+    }
+}

@@ -1,0 +1,298 @@
+import Mediator
+
+/// Serves a mediator's actions to AI agents as Model Context Protocol tools: Claude Desktop,
+/// Claude Code, IDE agents and any other MCP client call the program's modules the way a URL
+/// would, under the same rules.
+///
+/// ```swift
+/// let server = MCPServer(mediator: mediator, name: "myapp", version: "1.0.0")
+/// let response = await server.handle(#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
+/// ```
+///
+/// Each action that a remote caller may reach is a tool named `Target.action`: not local-only,
+/// its target allowed by `URLPolicy.allowedTargets`, its name not starting with `native`. Its
+/// description is the action's summary; its input schema is the declared params (the JSON Schema
+/// `mediate describe --json` prints), and a declared result gives an output schema. A call runs
+/// through the mediator's one pipeline with origin `CallOrigin.agent(_:)`: interceptors,
+/// redirects, degradations and observers see it, and it is a remote call for every rule.
+///
+/// A result is returned as `structuredContent` (the value when it is a JSON object, else
+/// `{"result": value}`) and as the same JSON in a text block. A `MediatorError` is a tool
+/// result with `isError: true`, its message as text and `{code, message, target, action, ...}` as
+/// structured content, so the model can read it and fix its call. Requests run concurrently; a
+/// `notifications/cancelled` cancels the call it names, which then gets no response.
+///
+/// The protocol versions are 2025-11-25 and 2025-06-18 (the `initialize` handshake), JSON-RPC 2.0
+/// one message per line. ``handle(_:)`` answers one message without any transport; ``run(input:write:)``
+/// serves standard input and output, as `mediate mcp` does.
+public final class MCPServer: Sendable {
+    /// The protocol versions served, newest first. A client asking for another gets the newest.
+    public static let protocolVersions = ["2025-11-25", "2025-06-18"]
+
+    /// How many tools one `tools/list` page holds unless told otherwise.
+    public static let defaultPageSize = 100
+
+    let mediator: Mediator
+    let name: String
+    let version: String
+    let instructions: String?
+    let pageSize: Int
+
+    /// The session: who the client is, and the calls under way, by request id.
+    private struct State {
+        var client = "unknown"
+        var running: [RequestID: Task<CallOutcome, Never>] = [:]
+        /// Calls the client cancelled: recent ids, so a cancellation that overtakes its request
+        /// (both read, handled concurrently) still cancels it.
+        var cancelled: [RequestID] = []
+    }
+
+    private let state = ReadWriteLock(State())
+
+    /// The most cancelled ids remembered.
+    private static let cancelledLimit = 1_000
+
+    /// A server for `mediator`.
+    ///
+    /// - Parameters:
+    ///   - mediator: the mediator whose actions are offered as tools.
+    ///   - name: the server's name, as `initialize` tells the client (`serverInfo.name`).
+    ///   - version: the server's version (`serverInfo.version`).
+    ///   - instructions: what the client may show the model about the tools, or `nil`.
+    ///   - pageSize: how many tools one `tools/list` page holds (at least 1).
+    public init(mediator: Mediator, name: String, version: String, instructions: String? = nil, pageSize: Int = defaultPageSize) {
+        precondition(pageSize > 0, "a tools/list page holds at least one tool")
+        self.mediator = mediator
+        self.name = name
+        self.version = version
+        self.instructions = instructions
+        self.pageSize = pageSize
+    }
+
+    /// Answers one JSON-RPC message (one line of the stdio transport, without its newline).
+    ///
+    /// ```swift
+    /// let response = await server.handle(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+    /// // {"id":1,"jsonrpc":"2.0","result":{}}
+    /// ```
+    ///
+    /// Messages may be handled concurrently. A tool call returns when the action does; cancelling
+    /// the calling task cancels the call.
+    ///
+    /// - Parameter message: the message's JSON text.
+    /// - Returns: the response's JSON text on one line, or `nil` for a notification, a response
+    ///   from the client, and a call the client cancelled.
+    public func handle(_ message: String) async -> String? {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: message)
+        } catch {
+            return Self.error(id: nil, code: .parseError, "Parse error: \(error)")
+        }
+        guard case .object(let members) = value else {
+            return Self.error(id: nil, code: .invalidRequest, "Invalid Request: a message is one JSON object (batches are not supported)")
+        }
+        let id: RequestID?
+        switch members["id"] {
+        case nil: id = nil
+        case .int(let number)?: id = .number(number)
+        case .string(let text)?: id = .text(text)
+        default: return Self.error(id: nil, code: .invalidRequest, "Invalid Request: \"id\" must be a string or an integer")
+        }
+        guard members["jsonrpc"] == .string("2.0") else {
+            return id.map { Self.error(id: $0, code: .invalidRequest, "Invalid Request: \"jsonrpc\" must be \"2.0\"") }
+        }
+        guard case .string(let method)? = members["method"] else {
+            // A response to a request of ours (the server sends none): nothing to answer.
+            if members["result"] != nil || members["error"] != nil { return nil }
+            return Self.error(id: id, code: .invalidRequest, "Invalid Request: no \"method\"")
+        }
+        let params: [String: JSONValue]
+        switch members["params"] {
+        case nil: params = [:]
+        case .object(let object)?: params = object
+        default: return id.map { Self.error(id: $0, code: .invalidParams, "Invalid params: \"params\" must be an object") }
+        }
+        guard let id else {
+            notification(method, params)
+            return nil
+        }
+        let answer: Answer
+        switch method {
+        case "initialize": answer = initialize(params)
+        case "ping": answer = .result(.object([:]))
+        case "tools/list": answer = listTools(params)
+        case "tools/call":
+            guard let outcome = await callTool(params, id: id) else { return nil }
+            answer = outcome
+        default: answer = .error(.methodNotFound, "Method not found: \(quoted(oneLine(method, limit: 200)))")
+        }
+        switch answer {
+        case .result(let result): return JSONValue.object(["jsonrpc": .string("2.0"), "id": id.json, "result": result]).serialized
+        case .error(let code, let message): return Self.error(id: id, code: code, message)
+        }
+    }
+
+    // MARK: - Methods
+
+    /// What a request gets: a result, or a JSON-RPC error.
+    enum Answer {
+        case result(JSONValue)
+        case error(ErrorCode, String)
+    }
+
+    /// The JSON-RPC error codes the server sends.
+    enum ErrorCode: Int {
+        case parseError = -32700
+        case invalidRequest = -32600
+        case methodNotFound = -32601
+        case invalidParams = -32602
+        case internalError = -32603
+    }
+
+    private func initialize(_ params: [String: JSONValue]) -> Answer {
+        guard case .string(let requested)? = params["protocolVersion"] else {
+            return .error(.invalidParams, "Invalid params: initialize needs a \"protocolVersion\" string")
+        }
+        if case .object(let info)? = params["clientInfo"], case .string(let client)? = info["name"] {
+            state.withLock { $0.client = client }
+        }
+        let version = Self.protocolVersions.contains(requested) ? requested : Self.protocolVersions[0]
+        var result: [String: JSONValue] = [
+            "protocolVersion": .string(version),
+            // The registry can change, but nothing announces it: tools/list is read again for that.
+            "capabilities": .object(["tools": .object(["listChanged": .bool(false)])]),
+            "serverInfo": .object(["name": .string(name), "version": .string(self.version)]),
+        ]
+        if let instructions { result["instructions"] = .string(instructions) }
+        return .result(.object(result))
+    }
+
+    /// `tools/list`: the tools sorted by name, a page at a time. The cursor is the last name of
+    /// the page before, so a page is right even when the registry changed in between.
+    private func listTools(_ params: [String: JSONValue]) -> Answer {
+        let tools = AgentTools.all(in: mediator)
+        var remaining = tools[...]
+        switch params["cursor"] {
+        case nil: break
+        case .string(let cursor)? where AgentTools.isToolName(cursor):
+            remaining = tools.drop { !cursor.utf8.lexicographicallyPrecedes($0.name.utf8) }
+        default: return .error(.invalidParams, "Invalid params: the cursor is not one this server gave")
+        }
+        let page = remaining.prefix(pageSize)
+        var result: [String: JSONValue] = ["tools": .array(page.map(AgentTools.listing(of:)))]
+        if page.count < remaining.count, let last = page.last { result["nextCursor"] = .string(last.name) }
+        return .result(.object(result))
+    }
+
+    /// `tools/call`: the action run with the arguments as params; nil when the client cancelled it.
+    private func callTool(_ params: [String: JSONValue], id: RequestID) async -> Answer? {
+        guard case .string(let name)? = params["name"] else {
+            return .error(.invalidParams, "Invalid params: tools/call needs a tool \"name\" string")
+        }
+        let arguments: [String: JSONValue]
+        switch params["arguments"] {
+        case nil, .null?: arguments = [:]
+        case .object(let object)?: arguments = object
+        default: return .error(.invalidParams, "Invalid params: \"arguments\" must be an object")
+        }
+        guard let tool = AgentTools.tool(named: name, in: mediator) else {
+            return .error(.invalidParams, "Unknown tool: \(quoted(oneLine(name, limit: 200)))")
+        }
+        let call = Params(arguments.mapValues(\.parameterValue))
+        let (mediator, client) = (self.mediator, state.withReadLock(\.client))
+        let task = Task { () -> CallOutcome in
+            do throws(MediatorError) {
+                return .value(try await mediator.callFromAgent(target: tool.target.name, action: tool.action.name, params: call, client: client))
+            } catch {
+                return .failure(error)
+            }
+        }
+        // (Cancelling runs the action's cancellation handlers: never under the lock.)
+        let registration = state.withLock { state -> (accepted: Bool, alreadyCancelled: Bool) in
+            guard state.running[id] == nil else { return (false, false) }
+            state.running[id] = task
+            return (true, state.cancelled.contains(id))
+        }
+        guard registration.accepted else {
+            task.cancel()
+            return .error(.invalidRequest, "Invalid Request: the id \(id.json.serialized) belongs to a call still running")
+        }
+        if registration.alreadyCancelled { task.cancel() }
+        let outcome = await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        let abandoned = state.withLock { state -> Bool in
+            state.running[id] = nil
+            guard let index = state.cancelled.firstIndex(of: id) else { return false }
+            state.cancelled.remove(at: index)
+            return true
+        }
+        // The client said it no longer wants the answer: none is sent.
+        if abandoned { return nil }
+        return .result(outcome.toolResult)
+    }
+
+    /// A notification: `notifications/cancelled` cancels the call it names; others need nothing.
+    private func notification(_ method: String, _ params: [String: JSONValue]) {
+        guard method == "notifications/cancelled" else { return }
+        let id: RequestID
+        switch params["requestId"] {
+        case .int(let number)?: id = .number(number)
+        case .string(let text)?: id = .text(text)
+        default: return
+        }
+        let running: Task<CallOutcome, Never>? = state.withLock { state in
+            state.cancelled.append(id)
+            if state.cancelled.count > Self.cancelledLimit { state.cancelled.removeFirst(state.cancelled.count - Self.cancelledLimit) }
+            return state.running[id]
+        }
+        running?.cancel()
+    }
+
+    /// A JSON-RPC error response on one line.
+    static func error(id: RequestID?, code: ErrorCode, _ message: String) -> String {
+        JSONValue.object([
+            "jsonrpc": .string("2.0"), "id": id?.json ?? .null,
+            "error": .object(["code": .int(code.rawValue), "message": .string(oneLine(message, limit: 500))]),
+        ]).serialized
+    }
+}
+
+/// A JSON-RPC request id: a string or an integer, compared as sent.
+enum RequestID: Hashable, Sendable {
+    case number(Int)
+    case text(String)
+
+    var json: JSONValue {
+        switch self {
+        case .number(let number): .int(number)
+        case .text(let text): .string(text)
+        }
+    }
+}
+
+/// How a tool call ended.
+enum CallOutcome: Sendable {
+    case value((any Sendable)?)
+    case failure(MediatorError)
+
+    /// The `tools/call` result: structured content and the same JSON as text; a failure as a
+    /// result with `isError`, its message as text and its JSON error object as structured content.
+    var toolResult: JSONValue {
+        switch self {
+        case .value(let value):
+            let content = AgentTools.structuredContent(JSONValue(result: value))
+            return .object(["content": .array([Self.text(content.serialized)]), "structuredContent": content])
+        case .failure(let error):
+            let details = CommandError.call(error).json
+            return .object(["content": .array([Self.text(oneLine(error.description))]), "structuredContent": details, "isError": .bool(true)])
+        }
+    }
+
+    private static func text(_ text: String) -> JSONValue {
+        .object(["type": .string("text"), "text": .string(text)])
+    }
+}
