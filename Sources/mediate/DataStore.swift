@@ -26,7 +26,23 @@ struct DataStore: Sendable {
     /// Runs `body` holding the lock, with the current file text (`nil` when there is none yet);
     /// `body` returns the new text to write, or `nil` to leave the file alone. The lock is the
     /// file's `flock`, held across `body`'s suspensions: a lock of the open file, not of a thread.
+    ///
+    /// Transactions of one process run one at a time (`mcp` makes calls concurrently): a second
+    /// waits for the first without blocking a thread, where `flock` would block one of the
+    /// concurrency pool's.
     func transaction(_ body: (String?) async throws -> String?) async throws {
+        await TransactionTurns.shared.take()
+        do {
+            try await lockedTransaction(body)
+        } catch {
+            await TransactionTurns.shared.giveBack()
+            throw error
+        }
+        await TransactionTurns.shared.giveBack()
+    }
+
+    /// The transaction, this process's turn taken: under the file's lock.
+    private func lockedTransaction(_ body: (String?) async throws -> String?) async throws {
         let directory = try DataDirectory.open(directory)
         defer { directory.close() }
         let lock = try directory.openLockFile()
@@ -37,6 +53,33 @@ struct DataStore: Sendable {
         defer { _ = flock(lock, LOCK_UN) }
         if let replacement = try await body(try directory.readStateFile()) {
             try directory.replaceStateFile(with: replacement)
+        }
+    }
+}
+
+/// Whose turn it is to run a transaction in this process: one at a time, the others waiting in
+/// the order they came.
+actor TransactionTurns {
+    static let shared = TransactionTurns()
+
+    private var isTaken = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Waits for the turn.
+    func take() async {
+        guard isTaken else {
+            isTaken = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Gives the turn to the next waiting, if any.
+    func giveBack() {
+        if waiting.isEmpty {
+            isTaken = false
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }

@@ -49,7 +49,8 @@ final class Interrupts: Sendable {
     private struct State {
         /// The task running the tool, cancelled at a Ctrl-C during a request.
         var run: Task<Int32, Never>?
-        var isInRequest = false
+        /// Requests under way (`mcp` runs several at once).
+        var requestsInProgress = 0
         var hasCancelled = false
     }
 
@@ -105,10 +106,10 @@ final class Interrupts: Sendable {
     /// With `MEDIATE_TRACE=1`, writes `mediate: trace: request started` on standard error first:
     /// from that line on, a Ctrl-C reaches the request (tests wait for it before sending one).
     func cancellable(_ request: () async -> Void) async {
-        state.withLock { $0.isInRequest = true }
+        state.withLock { $0.requestsInProgress += 1 }
         if traces { try? StandardStreams.write("mediate: trace: request started", to: .error) }
         await request()
-        state.withLock { $0.isInRequest = false }
+        state.withLock { $0.requestsInProgress -= 1 }
     }
 
     /// The signal handler: async-signal-safe calls only. `wakeUp` was made before the handler was
@@ -130,7 +131,7 @@ final class Interrupts: Sendable {
             if count < 0 && errno == EINTR { continue }
             guard count == 1 else { Self.giveUp() }
             let toCancel = state.withLock { state -> Task<Int32, Never>? in
-                guard state.isInRequest, !state.hasCancelled, let run = state.run else { return nil }
+                guard state.requestsInProgress > 0, !state.hasCancelled, let run = state.run else { return nil }
                 state.hasCancelled = true
                 return run
             }

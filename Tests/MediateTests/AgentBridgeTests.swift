@@ -25,6 +25,11 @@ struct AgentBridgeTests {
         }
     }
 
+    struct Point: Encodable, Sendable {
+        let x: Int
+        let y: Int
+    }
+
     /// What the fixture's actions saw.
     actor Seen {
         var cancelled = false
@@ -46,18 +51,23 @@ struct AgentBridgeTests {
         let started = Gate()
         let release = Gate()
         let seen = Seen()
+        let creations = ReadWriteLock(0)
         let recorder = OriginRecorder()
         let server: MCPServer
 
         init(pageSize: Int = MCPServer.defaultPageSize) throws {
             server = MCPServer(mediator: mediator, name: "tests", version: "9.9", instructions: "Use the notes.", pageSize: pageSize)
-            let (started, release, seen) = (self.started, self.release, self.seen)
+            let (started, release, seen, creations) = (self.started, self.release, self.seen, self.creations)
             try mediator.register(
                 target: "Notes", summary: "Notes",
                 actions: [
                     Action("create", summary: "Create a note", params: [.required("title", .string)], result: .object([.required("id", .integer)])) {
-                        _, params in ["id": 7, "title": try params.value("title", as: String.self)] as [String: any Sendable]
+                        _, params in
+                        creations.withLock { $0 += 1 }
+                        return ["id": 7, "title": try params.value("title", as: String.self)] as [String: any Sendable]
                     },
+                    Action("broken", result: .object([.required("id", .integer)])) { _, _ in 5 },
+                    Action("point", result: .value(Point.self)) { _, _ in Point(x: 1, y: 2) },
                     Action("count", summary: "How many", result: .integer) { _, _ in 3 },
                     Action("echo") { _, params in params },
                     Action("wipe", localOnly: true) { _, _ in "wiped" },
@@ -150,7 +160,7 @@ struct AgentBridgeTests {
         let tools = try #require(list["result"]?["tools"]?.array)
         #expect(
             tools.compactMap { $0["name"]?.string } == [
-                "Notes.count", "Notes.create", "Notes.echo", "Notes.fail", "Notes.wait", "Notes.waitForCancel", "Other.ping",
+                "Notes.broken", "Notes.count", "Notes.create", "Notes.echo", "Notes.fail", "Notes.point", "Notes.wait", "Notes.waitForCancel", "Other.ping",
             ])
         let create = try #require(tools.first { $0["name"] == .string("Notes.create") })
         #expect(create["description"] == .string("Create a note (Notes: Notes)"))
@@ -188,8 +198,11 @@ struct AgentBridgeTests {
             cursor = page["result"]?["nextCursor"]?.string
             pages += 1
         } while cursor != nil && pages < 10
-        #expect(pages == 3)
-        #expect(names == ["Notes.count", "Notes.create", "Notes.echo", "Notes.fail", "Notes.wait", "Notes.waitForCancel", "Other.ping"])
+        #expect(pages == 3)  // 9 tools, 3 a page
+        #expect(
+            names == [
+                "Notes.broken", "Notes.count", "Notes.create", "Notes.echo", "Notes.fail", "Notes.point", "Notes.wait", "Notes.waitForCancel", "Other.ping",
+            ])
     }
 
     @Test("Two actions whose names make the same tool name are neither offered nor callable")
@@ -288,15 +301,80 @@ struct AgentBridgeTests {
         #expect(again["result"]?["structuredContent"] == .object(["result": .string("pong")]))
     }
 
-    @Test("A second request with the id of a call still running is refused")
+    @Test("A second request with the id of a call still running is refused, and does not run", .bug(id: "mcp-duplicate-id-ran", "a refused duplicate ran"))
     func duplicateID() async throws {
         let fixture = try Fixture()
         let slow = Task { try await fixture.request(1, "tools/call", #"{"name":"Notes.wait"}"#) }
         await fixture.started.wait()
-        let duplicate = try await fixture.request(1, "tools/call", #"{"name":"Other.ping"}"#)
+        let duplicate = try await fixture.request(1, "tools/call", #"{"name":"Notes.create","arguments":{"title":"twice"}}"#)
         #expect(duplicate["error"]?["code"] == .int(-32600))
         await fixture.release.open()
         #expect(try await slow.value["result"] != nil)
+        #expect(fixture.creations.withReadLock { $0 } == 0)
+    }
+
+    @Test("A call cancelled before it arrives does not run and gets no response", .bug(id: "mcp-early-cancel-ran", "a pre-cancelled call ran"))
+    func earlyCancel() async throws {
+        let fixture = try Fixture()
+        #expect(await fixture.server.handle(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}"#) == nil)
+        let call = #"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"Notes.create","arguments":{"title":"x"}}}"#
+        #expect(await fixture.server.handle(call) == nil)
+        #expect(fixture.creations.withReadLock { $0 } == 0)
+    }
+
+    @Test(
+        "A running call the client cancels gets no response however many other cancellations came before",
+        .bug(id: "mcp-cancel-limit", "cancelled calls were answered past 1,000 outstanding cancellations"))
+    func manyCancellations() async throws {
+        let fixture = try Fixture()
+        for id in 1_000..<2_200 {
+            _ = await fixture.server.handle(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":\#(id)}}"#)
+        }
+        let call = Task { await fixture.server.handle(#"{"jsonrpc":"2.0","id":"w","method":"tools/call","params":{"name":"Notes.waitForCancel"}}"#) }
+        await fixture.started.wait()
+        for id in 3_000..<4_200 {
+            _ = await fixture.server.handle(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":\#(id)}}"#)
+        }
+        _ = await fixture.server.handle(#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w"}}"#)
+        #expect(await call.value == nil)
+    }
+
+    @Test(
+        "Structured content follows the output schema: a declared object must be one, an in-process value gets no output schema",
+        .bug(id: "mcp-structured-content-schema", "structured content contradicted the output schema"))
+    func resultShapes() async throws {
+        let fixture = try Fixture()
+        let list = try await fixture.request(1, "tools/list")
+        let tools = try #require(list["result"]?["tools"]?.array)
+        #expect(tools.first { $0["name"] == .string("Notes.point") }?["outputSchema"] == nil)
+        let point = try await fixture.request(2, "tools/call", #"{"name":"Notes.point"}"#)
+        #expect(point["result"]?["structuredContent"] == .object(["x": .int(1), "y": .int(2)]))
+        let broken = try await fixture.request(3, "tools/call", #"{"name":"Notes.broken"}"#)
+        #expect(broken["result"]?["isError"] == .bool(true))
+        #expect(broken["result"]?["structuredContent"]?["code"] == .string("resultTypeMismatch"))
+    }
+
+    @Test("A command-line tool's mcp runs each call inside its request wrapper", .bug(id: "mcp-data-dir", "mediate mcp ignored the data directory"))
+    func requestWrapper() async throws {
+        let mediator = Mediator()
+        try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
+        let wrapped = ReadWriteLock(0)
+        let tool = CommandLineTool(mediator: mediator, name: "t", version: "1") { request in
+            wrapped.withLock { $0 += 1 }
+            await request()
+        }
+        let lines = [
+            #"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"Echo.echo","arguments":{"a":1}}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"Echo.echo"}}"#,
+        ]
+        var output: [String] = []
+        let status = await tool.run(["mcp"], input: BatchInput(bytes: Array(lines.joined(separator: "\n").utf8))) { stream, line in
+            if stream == .output { output.append(line) }
+        }
+        #expect(status == 0)
+        #expect(output.count == 3)
+        #expect(wrapped.withReadLock { $0 } == 2)
     }
 
     // MARK: - The stdio transport
@@ -355,5 +433,26 @@ extension JSONValue {
     var string: String? {
         if case .string(let text) = self { return text }
         return nil
+    }
+}
+
+/// `mediate mcp` as a client starts it: its data directory is the one every other command uses.
+@Suite("mediate mcp: the process an agent's client starts")
+struct MediateMCPTests {
+    @Test(
+        "Accounts made by an agent over mcp are in the data directory for the next command", .bug(id: "mcp-data-dir", "mediate mcp ignored the data directory"))
+    func dataDirectory() throws {
+        let directory = Mediate.temporaryDirectory()
+        let lines = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Accounts.signUp","arguments":{"username":"carol","password":"correct horse"}}}"#,
+        ]
+        let served = try Mediate.run(["--data-dir", directory, "mcp"], input: lines.joined(separator: "\n") + "\n")
+        #expect(served.status == 0, "\(served)")
+        #expect(served.lines.count == 2)
+        #expect(served.lines.allSatisfy { !$0.contains("isError") }, "\(served)")
+        let login = try Mediate.run(["--data-dir", directory, "perform", "Accounts", "logIn", "username=carol", "password=correct horse"])
+        #expect(login.status == 0, "\(login)")
+        #expect(sessionToken(login.line) != nil)
     }
 }

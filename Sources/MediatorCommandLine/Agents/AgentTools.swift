@@ -86,24 +86,41 @@ struct AgentTools {
         ]
         let summary = [tool.action.summary, tool.target.summary.map { "(\(tool.target.name): \($0))" }].compactMap { $0 }
         object["description"] = .string(summary.isEmpty ? "Calls \(tool.target.name)/\(tool.action.name)." : summary.joined(separator: " "))
-        if let result = RegistryDescription.resultSchema(of: tool.action) {
-            object["outputSchema"] = outputSchema(JSONValue(tree: .object(result)))
+        switch resultShape(of: tool.action) {
+        case .object(let schema): object["outputSchema"] = schema
+        case .wrapped(let schema):
+            object["outputSchema"] = .object(["type": .string("object"), "properties": .object(["result": schema]), "required": .array([.string("result")])])
+        case .free: break
         }
         return .object(object)
     }
 
-    /// The output schema for a declared result: the result's own schema when it is an object
-    /// (the structured content is the result itself), else an object whose `result` is the value
-    /// (structured content must be an object).
-    static func outputSchema(_ result: JSONValue) -> JSONValue {
-        if case .object(let members) = result, members["type"] == .string("object") { return result }
-        return .object(["type": .string("object"), "properties": .object(["result": result]), "required": .array([.string("result")])])
+    /// How a tool's results are given as structured content (which must be an object), decided
+    /// once from the declared result for the output schema and for every call.
+    enum ResultShape {
+        /// A declared object: the result itself, and a result that is not an object is an error.
+        case object(JSONValue)
+        /// A declared value of another JSON type: `{"result": value}`.
+        case wrapped(JSONValue)
+        /// No declared result, or one with no JSON form (an in-process value): no output schema;
+        /// an object as it is, anything else as `{"result": value}`.
+        case free
     }
 
-    /// A result as structured content: the value when it is an object, else `{"result": value}`.
-    static func structuredContent(_ value: JSONValue) -> JSONValue {
-        if case .object = value { return value }
-        return .object(["result": value])
+    static func resultShape(of action: ActionInfo) -> ResultShape {
+        guard let fields = RegistryDescription.resultSchema(of: action) else { return .free }
+        let schema = JSONValue(tree: .object(fields))
+        guard case .object(let members) = schema, let type = members["type"] else { return .free }
+        return type == .string("object") ? .object(schema) : .wrapped(schema)
+    }
+
+    /// A result as structured content, as `shape` says; nil for a declared object the result is not.
+    static func structuredContent(_ value: JSONValue, shape: ResultShape) -> JSONValue? {
+        switch (shape, value) {
+        case (.object, .object), (.free, .object): value
+        case (.object, _): nil
+        case (.wrapped, _), (.free, _): .object(["result": value])
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 // The stdio transport: one JSON-RPC message per line in, one per line out.
 
+import Dispatch
 import Mediator
 
 #if canImport(Darwin)
@@ -21,10 +22,13 @@ extension MCPServer {
     /// exit(await MCPServer(mediator: mediator, name: "myapp", version: "1.0.0").run())
     /// ```
     ///
-    /// Messages are handled concurrently, so a slow action never holds up another call. A line
-    /// longer than the input's ``BatchInput/lineLimit``, or not UTF-8, gets a parse error (id
-    /// `null`) and the server goes on. At the end of the input, the calls under way finish and
-    /// their responses are written before it returns.
+    /// Messages are handled concurrently, so a slow action never holds up another call. At most 64
+    /// are in progress (read, not yet answered, or their answer not yet written): past that the
+    /// server reads no further until one is done, so a client that floods it, or does not read its
+    /// answers, cannot make it hold more. A line longer than 4 MiB (or the input's
+    /// ``BatchInput/lineLimit``, if smaller), or not UTF-8, gets a parse error (id `null`) and the
+    /// server goes on. At the end of the input, the calls under way finish and their responses are
+    /// written before it returns.
     ///
     /// - Parameters:
     ///   - input: the messages, one per line; standard input by default. It is read on a thread
@@ -45,7 +49,15 @@ extension MCPServer {
     func serve(input: BatchInput, write: CommandLineTool.Writer, afterEachMessage: () -> Void) async -> Int32 {
         let (lines, lineSink) = stream(of: InputEvent.self)
         let (responses, responseSink) = stream(of: Response.self)
-        InputThread.start(reading: input, into: lineSink)
+        let input = BatchInput(source: input.source, lineLimit: min(input.lineLimit, Self.messageLimit))
+        // One permit per message in progress: taken by the input thread before it reads a line,
+        // given back once the message is answered and the answer written.
+        let permits = DispatchSemaphore(value: Self.messagesInProgressLimit)
+        InputThread.start(reading: input, into: lineSink, permits: permits)
+        defer {
+            // The thread may wait for a permit: let it go on to its end (it stops once nobody listens).
+            for _ in 0..<Self.messagesInProgressLimit { permits.signal() }
+        }
         var status: Int32 = 0
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
@@ -53,9 +65,16 @@ extension MCPServer {
                     for await event in lines {
                         switch event {
                         case .line(.text(let text)):
-                            if text.utf8.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) { continue }
+                            if text.utf8.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
+                                permits.signal()
+                                continue
+                            }
                             requests.addTask { [self] in
-                                if let response = await handle(text) { responseSink.yield(.message(response)) }
+                                if let response = await handle(text) {
+                                    responseSink.yield(.message(response))
+                                } else {
+                                    permits.signal()
+                                }
                             }
                         case .line(.tooLong):
                             responseSink.yield(
@@ -66,6 +85,7 @@ extension MCPServer {
                                 .message(Self.error(id: nil, code: .parseError, "Parse error: the line is not UTF-8 (invalid byte at offset \(offset))")))
                         case .failed(let error):
                             responseSink.yield(.inputFailed("cannot read standard input: \(error)"))
+                            permits.signal()
                         }
                     }
                     // The end of the input (or the server stopped): the calls under way finish first.
@@ -75,7 +95,9 @@ extension MCPServer {
             writing: for await response in responses {
                 do throws(StreamError) {
                     switch response {
-                    case .message(let line): try write(.output, line)
+                    case .message(let line):
+                        defer { permits.signal() }
+                        try write(.output, line)
                     case .inputFailed(let message):
                         status = 74
                         try write(.error, "\(name): error: \(message)")
@@ -93,6 +115,12 @@ extension MCPServer {
         if status == 0 && Task.isCancelled { return 130 }
         return status
     }
+
+    /// The most messages in progress at once.
+    static let messagesInProgressLimit = 64
+
+    /// The longest message read, in bytes: 4 MiB.
+    static let messageLimit = 4 * 1024 * 1024
 
     /// What the transport writes.
     enum Response: Sendable {
@@ -118,18 +146,21 @@ enum InputEvent: Sendable {
 /// Reads an input's lines on a POSIX thread of its own: a blocking `read(2)` there never holds a
 /// thread of the concurrency pool (with one core, that would stop every call).
 enum InputThread {
-    static func start(reading input: BatchInput, into sink: AsyncStream<InputEvent>.Continuation) {
+    static func start(reading input: BatchInput, into sink: AsyncStream<InputEvent>.Continuation, permits: DispatchSemaphore) {
         final class Job: Sendable {
             let input: BatchInput
             let sink: AsyncStream<InputEvent>.Continuation
-            init(_ input: BatchInput, _ sink: AsyncStream<InputEvent>.Continuation) {
+            let permits: DispatchSemaphore
+            init(_ input: BatchInput, _ sink: AsyncStream<InputEvent>.Continuation, _ permits: DispatchSemaphore) {
                 self.input = input
                 self.sink = sink
+                self.permits = permits
             }
 
             func run() {
                 var reader = LineReader(input: input)
                 while true {
+                    permits.wait()
                     do throws(StreamError) {
                         guard let (_, line) = try reader.next() else { break }
                         // Nobody listens any more (the server stopped): stop reading.
@@ -142,7 +173,7 @@ enum InputThread {
                 sink.finish()
             }
         }
-        let context = Unmanaged.passRetained(Job(input, sink)).toOpaque()
+        let context = Unmanaged.passRetained(Job(input, sink, permits)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t?
         #else

@@ -37,20 +37,29 @@ public final class MCPServer: Sendable {
     let version: String
     let instructions: String?
     let pageSize: Int
+    /// Runs around each tool call (the command-line tool's ``CommandLineTool/RequestWrapper``:
+    /// `mediate` loads and saves its data there).
+    let aroundCall: CommandLineTool.RequestWrapper?
+
+    /// A call under way: its task once made, and whether the client cancelled it.
+    private struct Running {
+        var task: Task<CallOutcome, Never>?
+        var isCancelled = false
+    }
 
     /// The session: who the client is, and the calls under way, by request id.
     private struct State {
         var client = "unknown"
-        var running: [RequestID: Task<CallOutcome, Never>] = [:]
-        /// Calls the client cancelled: recent ids, so a cancellation that overtakes its request
-        /// (both read, handled concurrently) still cancels it.
-        var cancelled: [RequestID] = []
+        var running: [RequestID: Running] = [:]
+        /// Ids cancelled before their request arrived (both are read, then handled concurrently),
+        /// the most recent ones: such a request is not run.
+        var earlyCancels: [RequestID] = []
     }
 
     private let state = ReadWriteLock(State())
 
-    /// The most cancelled ids remembered.
-    private static let cancelledLimit = 1_000
+    /// The most early cancellations remembered.
+    private static let earlyCancelLimit = 1_000
 
     /// A server for `mediator`.
     ///
@@ -60,13 +69,18 @@ public final class MCPServer: Sendable {
     ///   - version: the server's version (`serverInfo.version`).
     ///   - instructions: what the client may show the model about the tools, or `nil`.
     ///   - pageSize: how many tools one `tools/list` page holds (at least 1).
-    public init(mediator: Mediator, name: String, version: String, instructions: String? = nil, pageSize: Int = defaultPageSize) {
+    public convenience init(mediator: Mediator, name: String, version: String, instructions: String? = nil, pageSize: Int = defaultPageSize) {
+        self.init(mediator: mediator, name: name, version: version, instructions: instructions, pageSize: pageSize, aroundCall: nil)
+    }
+
+    init(mediator: Mediator, name: String, version: String, instructions: String?, pageSize: Int, aroundCall: CommandLineTool.RequestWrapper?) {
         precondition(pageSize > 0, "a tools/list page holds at least one tool")
         self.mediator = mediator
         self.name = name
         self.version = version
         self.instructions = instructions
         self.pageSize = pageSize
+        self.aroundCall = aroundCall
     }
 
     /// Answers one JSON-RPC message (one line of the stdio transport, without its newline).
@@ -199,40 +213,65 @@ public final class MCPServer: Sendable {
         guard let tool = AgentTools.tool(named: name, in: mediator) else {
             return .error(.invalidParams, "Unknown tool: \(quoted(oneLine(name, limit: 200)))")
         }
-        let call = Params(arguments.mapValues(\.parameterValue))
-        let (mediator, client) = (self.mediator, state.withReadLock(\.client))
-        let task = Task { () -> CallOutcome in
-            do throws(MediatorError) {
-                return .value(try await mediator.callFromAgent(target: tool.target.name, action: tool.action.name, params: call, client: client))
-            } catch {
-                return .failure(error)
+        // The id is the call's from here on, unless the client cancelled it already.
+        let reservation = state.withLock { state -> Reservation in
+            guard state.running[id] == nil else { return .duplicate }
+            if let index = state.earlyCancels.firstIndex(of: id) {
+                state.earlyCancels.remove(at: index)
+                return .cancelled
             }
+            state.running[id] = Running()
+            return .reserved
+        }
+        switch reservation {
+        case .duplicate: return .error(.invalidRequest, "Invalid Request: the id \(id.json.serialized) belongs to a call still running")
+        case .cancelled: return nil
+        case .reserved: break
+        }
+        let call = Params(arguments.mapValues(\.parameterValue))
+        let (mediator, client, aroundCall) = (self.mediator, state.withReadLock(\.client), self.aroundCall)
+        let task = Task { () -> CallOutcome in
+            var outcome = CallOutcome.failure(.environment("the call did not run"))
+            do {
+                if let aroundCall {
+                    try await aroundCall { outcome = await Self.run(tool, call, on: mediator, for: client) }
+                } else {
+                    outcome = await Self.run(tool, call, on: mediator, for: client)
+                }
+            } catch {
+                outcome = .failure(.environment(String(describing: error)))
+            }
+            return outcome
         }
         // (Cancelling runs the action's cancellation handlers: never under the lock.)
-        let registration = state.withLock { state -> (accepted: Bool, alreadyCancelled: Bool) in
-            guard state.running[id] == nil else { return (false, false) }
-            state.running[id] = task
-            return (true, state.cancelled.contains(id))
+        let cancelledMeanwhile = state.withLock { state -> Bool in
+            state.running[id]?.task = task
+            return state.running[id]?.isCancelled ?? false
         }
-        guard registration.accepted else {
-            task.cancel()
-            return .error(.invalidRequest, "Invalid Request: the id \(id.json.serialized) belongs to a call still running")
-        }
-        if registration.alreadyCancelled { task.cancel() }
+        if cancelledMeanwhile { task.cancel() }
         let outcome = await withTaskCancellationHandler {
             await task.value
         } onCancel: {
             task.cancel()
         }
-        let abandoned = state.withLock { state -> Bool in
-            state.running[id] = nil
-            guard let index = state.cancelled.firstIndex(of: id) else { return false }
-            state.cancelled.remove(at: index)
-            return true
-        }
+        let abandoned = state.withLock { state in state.running.removeValue(forKey: id)?.isCancelled ?? false }
         // The client said it no longer wants the answer: none is sent.
         if abandoned { return nil }
-        return .result(outcome.toolResult)
+        return .result(outcome.toolResult(AgentTools.resultShape(of: tool.action), target: tool.target.name, action: tool.action.name))
+    }
+
+    /// What reserving a request's id found.
+    private enum Reservation {
+        case reserved, duplicate, cancelled
+    }
+
+    /// One tool call through the mediator's pipeline, as an agent's.
+    private static func run(_ tool: AgentTools.Tool, _ params: Params, on mediator: Mediator, for client: String) async -> CallOutcome {
+        do throws(MediatorError) {
+            return .value(try await mediator.callFromAgent(target: tool.target.name, action: tool.action.name, params: params, client: client))
+        } catch {
+            return .failure(.call(error))
+        }
     }
 
     /// A notification: `notifications/cancelled` cancels the call it names; others need nothing.
@@ -245,10 +284,15 @@ public final class MCPServer: Sendable {
         default: return
         }
         let running: Task<CallOutcome, Never>? = state.withLock { state in
-            state.cancelled.append(id)
-            if state.cancelled.count > Self.cancelledLimit { state.cancelled.removeFirst(state.cancelled.count - Self.cancelledLimit) }
-            return state.running[id]
+            if state.running[id] != nil {
+                state.running[id]?.isCancelled = true
+                return state.running[id]?.task
+            }
+            state.earlyCancels.append(id)
+            if state.earlyCancels.count > Self.earlyCancelLimit { state.earlyCancels.removeFirst(state.earlyCancels.count - Self.earlyCancelLimit) }
+            return nil
         }
+        // Outside the lock: cancelling runs the action's cancellation handlers.
         running?.cancel()
     }
 
@@ -277,18 +321,24 @@ enum RequestID: Hashable, Sendable {
 /// How a tool call ended.
 enum CallOutcome: Sendable {
     case value((any Sendable)?)
-    case failure(MediatorError)
+    /// The call failed (``CommandError/call(_:)``), or what runs around it did (`environment`).
+    case failure(CommandError)
 
-    /// The `tools/call` result: structured content and the same JSON as text; a failure as a
-    /// result with `isError`, its message as text and its JSON error object as structured content.
-    var toolResult: JSONValue {
+    /// The `tools/call` result: structured content (shaped as the tool's output schema says) and
+    /// the same JSON as text; a failure as a result with `isError`, its message as text and its
+    /// `--json` error object as structured content.
+    func toolResult(_ shape: AgentTools.ResultShape, target: String, action: String) -> JSONValue {
         switch self {
         case .value(let value):
-            let content = AgentTools.structuredContent(JSONValue(result: value))
+            guard let content = AgentTools.structuredContent(JSONValue(result: value), shape: shape) else {
+                let error = MediatorError(
+                    .resultTypeMismatch, target: target, action: action,
+                    reason: "the result is not an object, as the action declares it: \(oneLine(JSONValue(result: value).serialized, limit: 200))")
+                return CallOutcome.failure(.call(error)).toolResult(shape, target: target, action: action)
+            }
             return .object(["content": .array([Self.text(content.serialized)]), "structuredContent": content])
         case .failure(let error):
-            let details = CommandError.call(error).json
-            return .object(["content": .array([Self.text(oneLine(error.description))]), "structuredContent": details, "isError": .bool(true)])
+            return .object(["content": .array([Self.text(error.message)]), "structuredContent": error.json, "isError": .bool(true)])
         }
     }
 

@@ -8,7 +8,10 @@ extension CommandLineTool {
     /// `--log`, each call's log line goes to standard error after the response it belongs to.
     func serveAgents(_ arguments: [String], session: inout Session, input: BatchInput) async -> Int32 {
         if let argument = arguments.first { return session.fail(CommandError.usage("unknown argument \(quoted(argument)) for mcp")) }
-        let server = MCPServer(mediator: mediator, name: name, version: version)
+        // Each call runs inside the tool's request wrapper, as a `perform` does (`mediate` loads and
+        // saves its data there).
+        let server = MCPServer(
+            mediator: mediator, name: name, version: version, instructions: nil, pageSize: MCPServer.defaultPageSize, aroundCall: aroundRequest)
         let session = session
         return await server.serve(input: input, write: session.write, afterEachMessage: { session.flushLog() })
     }

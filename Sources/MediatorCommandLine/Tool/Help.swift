@@ -225,9 +225,12 @@ struct Help {
             observers see origin "agent"; a failure is a tool result with isError and the error's
             code, message, target and action.
             Standard output carries only protocol messages; diagnostics and --log lines go to
-            standard error. A line longer than \(BatchInput.standardInput().lineLimitDescription) or not UTF-8 gets a parse error and the
-            server goes on. At the end of the input the calls under way finish, then exit 0; 74
-            when standard input cannot be read or standard output cannot be written.
+            standard error. A line longer than 4 MiB or not UTF-8 gets a parse error and the server
+            goes on; at most 64 messages are in progress at once (then it reads on as one is done).
+            Each call runs as a request of its own (with --data-dir: the state loaded before it and
+            saved after it, one call at a time). At the end of the input the calls under way
+            finish, then exit 0; 74 when standard input cannot be read or standard output cannot be
+            written; 130 at Ctrl-C (the calls under way are cancelled).
             Client configuration (Claude Desktop, Claude Code, ...): {"command": "\(name)", "args": ["mcp"]}
             """
         default: nil
