@@ -11,8 +11,9 @@ import Mediator
 /// The JSON document is an object: `format` (`"mediator-registry"`), `version` (1) and `targets`,
 /// each with `name`, `fullName`, `summary`, `alwaysCached`, `hasInstances` and `actions`; each
 /// action has `name`, `fullName`, `summary`, `remote`, `async`, `undeclaredParameters`, and when
-/// declared `params` (a JSON Schema of the params object), `result` (a JSON Schema) and `key`
-/// (the typed key's `input` and `output` type names). Absent values are left out. See
+/// declared `effects` (names of `ActionEffects`: `readOnly`, `destructive`,
+/// `idempotent`, `openWorld`), `params` (a JSON Schema of the params object), `result` (a JSON
+/// Schema) and `key` (the typed key's `input` and `output` type names). Absent values are left out. See
 /// the Mediator library's "Contracts and typed keys" article for an example and for the schema
 /// of the document itself.
 public struct RegistryDescription: Sendable {
@@ -57,6 +58,9 @@ public struct RegistryDescription: Sendable {
             ("remote", .boolean(!action.isLocalOnly)), ("async", .boolean(action.isAsync)),
             ("undeclaredParameters", .string(action.undeclaredParameters.description)),
         ]
+        if let effects = action.effects {
+            fields.append(("effects", .array(effects.names.map(JSONTree.string))))
+        }
         if let keyTypes = action.keyTypes {
             fields.append(("key", .object([("input", .string(keyTypes.input)), ("output", .string(keyTypes.output))])))
         }

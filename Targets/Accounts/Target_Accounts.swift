@@ -21,12 +21,14 @@ public final class Target_Accounts: MediatorTarget {
         },
         Action(.accountsWhoAmI, summary: "The account a token belongs to") { target, input in
             try target.service.whoAmI(token: input.token).published
-        },
+        }
+        .effects([.readOnly, .idempotent]),
         // Async: callers await it (`try await mediator.call(...)`); the synchronous entry points
         // refuse it with `asyncAction`. Notes checks tokens for its async actions with it.
         Action(.accountsVerifyToken, summary: "The account a token belongs to, checked asynchronously") { target, input async throws in
             try await target.service.verify(token: input.token).published
-        },
+        }
+        .effects([.readOnly, .idempotent]),
     ]
 
     /// What this module needs other modules to provide: nothing (it calls no other target). Listed

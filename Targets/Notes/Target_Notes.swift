@@ -23,13 +23,16 @@ public final class Target_Notes: MediatorTarget {
         },
         Action(.notesGet, summary: "A note by id") { target, input in
             try target.service.get(id: input.id).published
-        },
+        }
+        .effects([.readOnly, .idempotent]),
         Action(.notesList, summary: "All notes in order of id, or those with a tag") { target, input in
             target.service.list(tag: input.tag).map(\.published)
-        },
+        }
+        .effects([.readOnly, .idempotent]),
         Action(.notesUpdate, summary: "Change a note's title, body or tags") { target, input in
             try target.service.update(token: input.token, id: input.id, title: input.title, body: input.body, tags: input.tags).published
-        },
+        }
+        .effects([.destructive, .idempotent]),
         Action(
             "delete", summary: "Delete a note",
             params: [
@@ -39,12 +42,14 @@ public final class Target_Notes: MediatorTarget {
         ) { target, params in
             try target.service.delete(token: params.value("token", as: String.self), id: params.value("id", as: Int.self))
             return nil
-        },
+        }
+        .effects([.destructive, .idempotent]),
         // Async: it awaits the token check (`Accounts/verifyToken`) and stops when its task is
         // cancelled. Remote like the other actions: the token is the authorization.
         Action(.notesExport, summary: "The token's notes as Markdown, in order of id") { target, input async throws in
             try await target.service.export(token: input.token)
-        },
+        }
+        .effects([.readOnly, .idempotent]),
     ]
 
     /// What this module needs other modules to provide: the `Accounts` actions its token checks

@@ -67,6 +67,13 @@ async def scenario(binary):
             check(create.input_schema.get("required") == ["token", "title"], "a tool's input schema has the declared required params",
                   json.dumps(create.input_schema))
             check(create.description and "Create a note" in create.description, "a tool's description is the action's summary")
+            by_name = {tool.name: tool for tool in tools}
+            get_hints = by_name["Notes.get"].annotations
+            delete_hints = by_name["Notes.delete"].annotations
+            check(get_hints is not None and get_hints.read_only_hint is True and get_hints.idempotent_hint is True,
+                  "a read-only action's tool says so in its hints", get_hints)
+            check(delete_hints is not None and delete_hints.destructive_hint is True and delete_hints.read_only_hint is False,
+                  "a destructive action's tool says so in its hints", delete_hints)
 
             # A synchronous and an asynchronous action.
             echo = await session.call_tool("Echo.echo", {"greeting": "hello", "count": 3})

@@ -187,6 +187,9 @@ public final class Target_Notes: MediatorTarget {
     /// A note by id.
     public func get(id: Int) throws -> Note? { nil }
 
+    /// Deletes a note; its id.
+    public func delete(id: Int) throws -> Int { id }
+
     /// Creates a note from a call's params and returns its id.
     public func create(_ params: Params) throws -> Int { 1 }
 

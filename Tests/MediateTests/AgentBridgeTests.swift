@@ -68,7 +68,7 @@ struct AgentBridgeTests {
                     },
                     Action("broken", result: .object([.required("id", .integer)])) { _, _ in 5 },
                     Action("point", result: .value(Point.self)) { _, _ in Point(x: 1, y: 2) },
-                    Action("count", summary: "How many", result: .integer) { _, _ in 3 },
+                    Action("count", summary: "How many", result: .integer) { _, _ in 3 }.effects([.readOnly, .idempotent]),
                     Action("echo") { _, params in params },
                     Action("wipe", localOnly: true) { _, _ in "wiped" },
                     Action("nativeSecret") { _, _ in "secret" },
@@ -169,6 +169,11 @@ struct AgentBridgeTests {
         #expect(create["outputSchema"]?["required"] == .array([.string("id")]))
         let count = try #require(tools.first { $0["name"] == .string("Notes.count") })
         #expect(count["outputSchema"]?["properties"]?["result"]?["type"] == .string("integer"))
+        #expect(
+            count["annotations"]
+                == .object(["readOnlyHint": .bool(true), "destructiveHint": .bool(false), "idempotentHint": .bool(true), "openWorldHint": .bool(false)]))
+        #expect(create["annotations"] == nil)
+        #expect(fixture.mediator.target(named: "Notes")?.actions.first { $0.name == "count" }?.effects == [.readOnly, .idempotent])
         let echo = try #require(tools.first { $0["name"] == .string("Notes.echo") })
         #expect(echo["inputSchema"] == .object(["type": .string("object")]))
         #expect(echo["outputSchema"] == nil)

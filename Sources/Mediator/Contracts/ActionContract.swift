@@ -8,6 +8,8 @@ final class ActionContract: Sendable {
     /// `nil`: the mediator's policy.
     let policy: UndeclaredParameterPolicy?
     let keyed: KeyedImplementation?
+    /// What the action declared it does beyond returning its result; `nil` when it declared nothing.
+    let effects: ActionEffects?
     /// Whether a typed input of the key's own type is passed to the keyed body as it is: its type
     /// guarantees everything declared, unless the declaration says more than the type can (a
     /// bound, `integer(minimum:maximum:)`, or a default for an optional field, at any depth). Such an input is
@@ -27,11 +29,12 @@ final class ActionContract: Sendable {
     /// Whether some optional parameter has a default to fill in.
     private let hasDefaults: Bool
 
-    init(parameters: [Parameter]?, result: ParameterType?, policy: UndeclaredParameterPolicy?, keyed: KeyedImplementation?) {
+    init(parameters: [Parameter]?, result: ParameterType?, policy: UndeclaredParameterPolicy?, keyed: KeyedImplementation?, effects: ActionEffects? = nil) {
         let parameters = parameters?.map { $0.withDefaultConverted }
         self.parameters = parameters
         self.result = result
         self.policy = policy
+        self.effects = effects
         let declared = parameters ?? []
         let saysMoreThanTypes = declared.contains(where: \.saysMoreThanSwiftTypes)
         var keyed = keyed
@@ -56,7 +59,12 @@ final class ActionContract: Sendable {
 
     /// The same contract with another undeclared-params policy.
     func with(policy: UndeclaredParameterPolicy) -> ActionContract {
-        ActionContract(parameters: parameters, result: result, policy: policy, keyed: keyed)
+        ActionContract(parameters: parameters, result: result, policy: policy, keyed: keyed, effects: effects)
+    }
+
+    /// The same contract with declared effects.
+    func with(effects: ActionEffects) -> ActionContract {
+        ActionContract(parameters: parameters, result: result, policy: policy, keyed: keyed, effects: effects)
     }
 
     // MARK: Validation

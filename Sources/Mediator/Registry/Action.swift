@@ -120,6 +120,23 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
         let contract = (contract ?? ActionContract(parameters: nil, result: nil, policy: nil, keyed: nil)).with(policy: policy)
         return Action(name: name, summary: summary, localOnly: isLocalOnly, body: body, contract: contract)
     }
+
+    /// The same action, declaring what it does beyond returning its result: listings and
+    /// `describe --json` show it, and an agent sees it as the tool's hints.
+    ///
+    /// ```swift
+    /// Action<Target_Notes>("get", params: [.required("id", .integer)]) { notes, params in
+    ///     try notes.get(id: params.value("id"))
+    /// }
+    ///     .effects([.readOnly, .idempotent])
+    /// ```
+    ///
+    /// - Parameter effects: what calling the action does.
+    /// - Returns: the action with those effects declared.
+    public func effects(_ effects: ActionEffects) -> Action {
+        let contract = (contract ?? ActionContract(parameters: nil, result: nil, policy: nil, keyed: nil)).with(effects: effects)
+        return Action(name: name, summary: summary, localOnly: isLocalOnly, body: body, contract: contract)
+    }
 }
 
 // MARK: - Actions of main-actor targets

@@ -37,6 +37,9 @@ public struct ActionInfo: Sendable, Equatable {
     public let keyTypes: (input: String, output: String)?
     /// What happens to params the action did not declare: its own policy, else the mediator's.
     public let undeclaredParameters: UndeclaredParameterPolicy
+    /// What the action declared it does beyond returning its result (``Action/effects(_:)``);
+    /// `nil` when it declared nothing.
+    public let effects: ActionEffects?
 
     /// Equal when every field is.
     ///
@@ -46,7 +49,7 @@ public struct ActionInfo: Sendable, Equatable {
     public static func == (lhs: ActionInfo, rhs: ActionInfo) -> Bool {
         lhs.name == rhs.name && lhs.summary == rhs.summary && lhs.isLocalOnly == rhs.isLocalOnly && lhs.isAsync == rhs.isAsync
             && lhs.parameters == rhs.parameters && lhs.result == rhs.result && lhs.keyTypes?.input == rhs.keyTypes?.input
-            && lhs.keyTypes?.output == rhs.keyTypes?.output && lhs.undeclaredParameters == rhs.undeclaredParameters
+            && lhs.keyTypes?.output == rhs.keyTypes?.output && lhs.undeclaredParameters == rhs.undeclaredParameters && lhs.effects == rhs.effects
     }
 }
 
@@ -82,7 +85,7 @@ extension Mediator {
                         name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, isAsync: isAsync,
                         parameters: action.contract?.parameters, result: action.contract?.result,
                         keyTypes: action.contract?.keyed.map { ($0.inputTypeName, $0.outputTypeName) },
-                        undeclaredParameters: action.contract?.policy ?? undeclaredParameters)
+                        undeclaredParameters: action.contract?.policy ?? undeclaredParameters, effects: action.contract?.effects)
                 }
             }
         )

@@ -77,7 +77,8 @@ struct AgentTools {
 
     /// The tool as `tools/list` shows it: its name, a title, the action's summary as its
     /// description, the declared params as its input schema (an open object when none are
-    /// declared) and, where a result is declared, an output schema.
+    /// declared), where a result is declared an output schema, and where effects are declared the
+    /// four hints (each `true` when the effect is declared, `false` when not).
     static func listing(of tool: Tool) -> JSONValue {
         var object: [String: JSONValue] = [
             "name": .string(tool.name),
@@ -86,6 +87,12 @@ struct AgentTools {
         ]
         let summary = [tool.action.summary, tool.target.summary.map { "(\(tool.target.name): \($0))" }].compactMap { $0 }
         object["description"] = .string(summary.isEmpty ? "Calls \(tool.target.name)/\(tool.action.name)." : summary.joined(separator: " "))
+        if let effects = tool.action.effects {
+            object["annotations"] = .object([
+                "readOnlyHint": .bool(effects.contains(.readOnly)), "destructiveHint": .bool(effects.contains(.destructive)),
+                "idempotentHint": .bool(effects.contains(.idempotent)), "openWorldHint": .bool(effects.contains(.openWorld)),
+            ])
+        }
         switch resultShape(of: tool.action) {
         case .object(let schema): object["outputSchema"] = schema
         case .wrapped(let schema):
