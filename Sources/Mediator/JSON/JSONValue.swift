@@ -78,7 +78,11 @@ extension JSONValue {
         func error(_ reason: String) -> ParseError { ParseError(offset: index, reason: reason) }
 
         mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+                index += 1
+            }
         }
 
         mutating func value(depth: Int) throws(ParseError) -> JSONValue {
@@ -102,12 +106,13 @@ extension JSONValue {
             }
         }
 
-        mutating func literal(_ word: String) throws(ParseError) {
-            let expected = Array(word.utf8)
-            guard index + expected.count <= bytes.count, Array(bytes[index..<(index + expected.count)]) == expected else {
+        mutating func literal(_ word: StaticString) throws(ParseError) {
+            let count = word.utf8CodeUnitCount
+            guard index + count <= bytes.count else { throw error("invalid literal") }
+            for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
                 throw error("invalid literal")
             }
-            index += expected.count
+            index += count
         }
 
         mutating func object(depth: Int) throws(ParseError) -> JSONValue {
@@ -171,12 +176,19 @@ extension JSONValue {
 
         mutating func string() throws(ParseError) -> String {
             index += 1
+            let stringStart = index
             var start = index
             var raw: [UInt8] = []
             while true {
                 guard index < bytes.count else { throw error("unterminated string") }
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
+                    // No escape in the string: its bytes as they are, copied once.
+                    if raw.isEmpty && start == stringStart {
+                        index += 1
+                        guard let text = validUTF8(bytes[start..<(index - 1)]) else { throw error("invalid UTF-8 in string") }
+                        return text
+                    }
                     raw += bytes[start..<index]
                     index += 1
                     break

@@ -143,6 +143,9 @@ public final class MCPServer: Sendable {
         }
         switch answer {
         case .result(let result): return JSONValue.object(["jsonrpc": .string("2.0"), "id": id.json, "result": result]).serialized
+        case .serializedResult(let result):
+            // The same text as `.result` would give, keys in order: "id", "jsonrpc", "result".
+            return #"{"id":"# + id.json.serialized + #","jsonrpc":"2.0","result":"# + result + "}"
         case .error(let code, let message): return Self.error(id: id, code: code, message)
         }
     }
@@ -152,6 +155,8 @@ public final class MCPServer: Sendable {
     /// What a request gets: a result, or a JSON-RPC error.
     enum Answer {
         case result(JSONValue)
+        /// A result already written as JSON text (a tool call's, on its fast path).
+        case serializedResult(String)
         case error(ErrorCode, String)
     }
 
@@ -257,7 +262,7 @@ public final class MCPServer: Sendable {
         let abandoned = state.withLock { state in state.running.removeValue(forKey: id)?.isCancelled ?? false }
         // The client said it no longer wants the answer: none is sent.
         if abandoned { return nil }
-        return .result(outcome.toolResult(AgentTools.resultShape(of: tool.action), target: tool.target.name, action: tool.action.name))
+        return .serializedResult(outcome.serializedToolResult(AgentTools.resultShape(of: tool.action), target: tool.target.name, action: tool.action.name))
     }
 
     /// What reserving a request's id found.
@@ -339,6 +344,34 @@ enum CallOutcome: Sendable {
             return .object(["content": .array([Self.text(content.serialized)]), "structuredContent": content])
         case .failure(let error):
             return .object(["content": .array([Self.text(error.message)]), "structuredContent": error.json, "isError": .bool(true)])
+        }
+    }
+
+    /// ``toolResult(_:target:action:)`` as JSON text, written directly for the usual results
+    /// (``Params``, dictionaries, text, numbers, booleans, `nil`): the same text, without
+    /// building the values and sorting their keys again.
+    func serializedToolResult(_ shape: AgentTools.ResultShape, target: String, action: String) -> String {
+        guard case .value(let value) = self, let isObject = Self.isObject(value) else {
+            return toolResult(shape, target: target, action: action).serialized
+        }
+        let structured: String
+        switch (shape, isObject) {
+        case (.object, false): return toolResult(shape, target: target, action: action).serialized
+        case (.object, true), (.free, true): structured = JSONValue.serialized(result: value)
+        case (.wrapped, _), (.free, false): structured = #"{"result":"# + JSONValue.serialized(result: value) + "}"
+        }
+        var text = ""
+        writeJSONString(structured, to: &text)
+        return #"{"content":[{"text":"# + text + #","type":"text"}],"structuredContent":"# + structured + "}"
+    }
+
+    /// Whether a result is written as a JSON object, for the types whose answer needs no
+    /// conversion; `nil` for others.
+    private static func isObject(_ value: (any Sendable)?) -> Bool? {
+        switch value {
+        case nil, is String, is Int, is Bool, is Double: false
+        case is Params, is [String: any Sendable]: true
+        default: nil
         }
     }
 
