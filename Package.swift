@@ -122,7 +122,7 @@ let package = Package(
             name: "DocumentationTests",
             dependencies: [
                 "Mediator", "MediatorCommandLine", "MediatorTesting", "MediatorDiagnostics", "ExampleAccounts", "ExampleAccountsMediator", "ExampleNotes",
-                "ExampleNotesMediator", "DocumentationContext",
+                "ExampleNotesMediator", "DocumentationContext", "TestSupport",
             ],
             path: "Tests/DocumentationTests",
             swiftSettings: settings

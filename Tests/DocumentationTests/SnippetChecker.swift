@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Type-checks the Swift blocks of one Markdown document with the toolchain's `swiftc`, against the
 /// modules of the build that runs the tests (the package's libraries, its examples and
@@ -213,29 +214,10 @@ struct SnippetChecker: Sendable {
         }
         let cache = workDirectory.appendingPathComponent("module-cache")
         let log = workDirectory.appendingPathComponent("swiftc-\(UUID().uuidString).log")
-        guard FileManager.default.createFile(atPath: log.path, contents: nil) else {
-            throw CheckerError(message: "cannot create \(log.path)")
-        }
         defer { try? FileManager.default.removeItem(at: log) }
-        let output = try FileHandle(forWritingTo: log)
-        defer { try? output.close() }
-
-        let process = Process()
-        process.executableURL = try Self.compiler()
-        process.arguments = ["-swift-version", "6", "-module-cache-path", cache.path] + modules + arguments
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        return (status, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+        // Far beyond any type check: only a hang reaches it.
+        return try await ToolProcess.run(
+            ["swiftc", "-swift-version", "6", "-module-cache-path", cache.path] + modules + arguments, log: log, hangLimitSeconds: 600)
     }
 }
 

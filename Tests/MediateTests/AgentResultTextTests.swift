@@ -1,6 +1,7 @@
 import Mediator
-@testable import MediatorCommandLine
 import Testing
+
+@testable import MediatorCommandLine
 
 /// A tool call's result written directly as text is, byte for byte, the result built as a value
 /// and serialized: the fast path and the general one agree.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A temporary SwiftPM package that builds generated wrappers against copies of the repository's
 /// library and example modules, and runs a program that calls them.

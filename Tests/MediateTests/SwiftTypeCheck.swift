@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Type-checks Swift sources against the `Mediator` module this test run was built with, with
 /// the toolchain's `swiftc` (from `PATH`): one process per module, no build, no linking.

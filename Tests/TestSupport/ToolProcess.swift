@@ -1,17 +1,18 @@
 import Foundation
 
 /// Runs a toolchain command for the tests that build or type-check generated code.
-enum ToolProcess {
+public enum ToolProcess {
     /// Why a command could not be run, or was ended as a hang.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Runs `arguments` through `/usr/bin/env` (so the tool is found on `PATH`) in `directory`, its
     /// output (both streams) written to `log`, and returns its exit status and that output. A run
     /// that outlasts `hangLimitSeconds` (far beyond any build) is taken for a hang: it is ended and
     /// reported as a failure.
-    static func run(_ arguments: [String], in directory: URL? = nil, log: URL, hangLimitSeconds: UInt64) async throws -> (status: Int32, output: String) {
+    public static func run(_ arguments: [String], in directory: URL? = nil, log: URL, hangLimitSeconds: UInt64) async throws -> (status: Int32, output: String)
+    {
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw Failure(description: "cannot create \(log.path)") }
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
