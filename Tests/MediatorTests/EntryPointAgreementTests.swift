@@ -254,6 +254,10 @@ private struct Situation: Sendable, CustomTestStringConvertible {
     /// What a URL call gives and runs, where it differs from an in-process one.
     var remote: Seen?
     var remoteRuns: Effects?
+    /// What an agent's call (the Model Context Protocol bridge's: remote, by name, typed params)
+    /// gives and runs, where it differs from a URL call.
+    var agent: Seen?
+    var agentRuns: Effects?
     /// Dry runs: `validate(target:action:params:)`, `validate(url:)` (default: the same),
     /// `canOpen`, `canPerform(target:action:)` (whether the call reaches a registered action,
     /// redirects and a degradation followed) and `destination`'s answer (default: stays).
@@ -319,8 +323,10 @@ private let situations: [Situation] = [
         name: "invalid params", target: "Svc", action: "sized", fields: ["n": "50"], url: "Svc/sized?n=50",
         local: .failure(.invalidParameter, "Svc", "sized"), runs: .nothing, check: .failure(.invalidParameter, "Svc", "sized")),
     Situation(
-        name: "undeclared params (passed on in-process, dropped from URLs)", target: "Svc", action: "sized", fields: ["n": "3", "extra": "1"],
-        url: "Svc/sized?n=3&extra=1", local: .answer("sized:3 keys:extra,n"), runs: Effects(body: 1, factory: 1), remote: .answer("sized:3 keys:n")),
+        name: "undeclared params (passed on in-process, dropped from URLs, refused to agents)", target: "Svc", action: "sized",
+        fields: ["n": "3", "extra": "1"],
+        url: "Svc/sized?n=3&extra=1", local: .answer("sized:3 keys:extra,n"), runs: Effects(body: 1, factory: 1), remote: .answer("sized:3 keys:n"),
+        agent: .failure(.invalidParameter, "Svc", "sized"), agentRuns: .nothing),
     Situation(
         name: "a typed key out of its declared range", target: "Svc", action: "bounded", fields: ["n": "50"], url: "Svc/bounded?n=50", bounded: 50,
         local: .failure(.invalidParameter, "Svc", "bounded"), runs: .nothing, check: .failure(.invalidParameter, "Svc", "bounded")),
@@ -370,8 +376,8 @@ private let situations: [Situation] = [
         setup: { $0.mediator.addInterceptor(Rewrite()) }, local: .answer("echo:rewritten"), runs: Effects(body: 1, factory: 1)),
     Situation(
         name: "a malformed URL", target: "Svc", action: "echo", fields: ["x": "%zz"], url: "Svc/echo?x=%zz", local: .answer("echo:%zz"),
-        runs: Effects(body: 1, factory: 1), remote: .failure(.invalidURL, nil, nil), remoteRuns: .nothing, checkURL: .failure(.invalidURL, nil, nil),
-        opens: false),
+        runs: Effects(body: 1, factory: 1), remote: .failure(.invalidURL, nil, nil), remoteRuns: .nothing, agent: .answer("echo:%zz"),
+        agentRuns: Effects(body: 1, factory: 1), checkURL: .failure(.invalidURL, nil, nil), opens: false),
     Situation(
         name: "a main-actor target called from a background thread", target: "Stage", action: "title", url: "Stage/title", awaits: true,
         setup: { world in
@@ -387,7 +393,7 @@ private let situations: [Situation] = [
 // MARK: - Entry points
 
 private struct Door: Sendable {
-    enum Origin { case local, handle, url }
+    enum Origin { case local, handle, url, agent }
     enum Shape { case throwing, nilOnFailure, completion }
     let name: String
     let origin: Origin
@@ -416,6 +422,11 @@ private struct Door: Sendable {
         case (.url, _):
             guard situation.url != nil else { return nil }
             (outcome, runs) = (situation.remote ?? outcome, situation.remoteRuns ?? runs)
+        case (.agent, _):
+            // A remote call by name: where a URL could make the call, what a URL call gives,
+            // unless the situation says otherwise.
+            guard situation.url != nil else { return nil }
+            (outcome, runs) = (situation.agent ?? situation.remote ?? outcome, situation.agentRuns ?? situation.remoteRuns ?? runs)
         }
         if situation.awaits && !waits, case .answer = outcome {
             (outcome, runs) = (.failure(.asyncAction, situation.target, situation.action), .nothing)
@@ -495,6 +506,9 @@ private let doors: [Door] = [
             await done.wait()
         }
         return Seen(completion: heard.withLock { $0 } ?? [:])
+    },
+    Door("an agent's call", .agent, waits: true) { w, s in
+        await seenAwaiting { try await w.mediator.callFromAgent(target: s.target, action: s.action, params: s.params, client: "tests") }
     },
     .sync("a route, callNow(url:)", .url) { m, s in
         seen {
