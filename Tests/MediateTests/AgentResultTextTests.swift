@@ -15,7 +15,7 @@ struct AgentResultTextTests {
     @Test("Every shape and usual value gives the text the general path gives", arguments: 0..<values.count)
     func sameText(index: Int) {
         let outcome = CallOutcome.value(Self.values[index])
-        let shapes: [AgentTools.ResultShape] = [.free, .wrapped(.object(["type": .string("string")])), .object(.object(["type": .string("object")]))]
+        let shapes: [AgentTools.ResultShape] = [.free, .wrapped, .object]
         for shape in shapes {
             #expect(outcome.serializedToolResult(shape, target: "T", action: "a") == outcome.toolResult(shape, target: "T", action: "a").serialized)
         }

@@ -8,7 +8,7 @@ import Testing
 /// The params a URL reached `Echo/echo` with, without the mediator's `@` keys, or `nil` when it
 /// reached something else.
 private func echoedText(_ mediator: Mediator, _ url: String) -> [String: String]? {
-    guard let values = mediator.open(url) as? [String: any Sendable] else { return nil }
+    guard let values = echoed(mediator, url) else { return nil }
     var shown: [String: String] = [:]
     for (key, value) in values where !key.hasPrefix("@") { shown[key] = value as? String ?? "\(value)" }
     return shown

@@ -93,32 +93,40 @@ struct AgentTools {
                 "idempotentHint": .bool(effects.contains(.idempotent)), "openWorldHint": .bool(effects.contains(.openWorld)),
             ])
         }
-        switch resultShape(of: tool.action) {
-        case .object(let schema): object["outputSchema"] = schema
-        case .wrapped(let schema):
-            object["outputSchema"] = .object(["type": .string("object"), "properties": .object(["result": schema]), "required": .array([.string("result")])])
-        case .free: break
+        if let fields = RegistryDescription.resultSchema(of: tool.action) {
+            let schema = JSONValue(tree: .object(fields))
+            switch resultShape(of: tool.action) {
+            case .object: object["outputSchema"] = schema
+            case .wrapped:
+                object["outputSchema"] = .object([
+                    "type": .string("object"), "properties": .object(["result": schema]), "required": .array([.string("result")]),
+                ])
+            case .free: break
+            }
         }
         return .object(object)
     }
 
     /// How a tool's results are given as structured content (which must be an object), decided
-    /// once from the declared result for the output schema and for every call.
+    /// from the declared result's type, for the output schema and for every call alike.
     enum ResultShape {
         /// A declared object: the result itself, and a result that is not an object is an error.
-        case object(JSONValue)
+        case object
         /// A declared value of another JSON type: `{"result": value}`.
-        case wrapped(JSONValue)
+        case wrapped
         /// No declared result, or one with no JSON form (an in-process value): no output schema;
         /// an object as it is, anything else as `{"result": value}`.
         case free
     }
 
+    /// The shape of `action`'s results: read from its declared type's kind, without building
+    /// the schema (a call needs only this).
     static func resultShape(of action: ActionInfo) -> ResultShape {
-        guard let fields = RegistryDescription.resultSchema(of: action) else { return .free }
-        let schema = JSONValue(tree: .object(fields))
-        guard case .object(let members) = schema, let type = members["type"] else { return .free }
-        return type == .string("object") ? .object(schema) : .wrapped(schema)
+        switch action.result?.kind {
+        case nil, .value?: .free
+        case .object?: .object
+        case .string?, .integer?, .number?, .boolean?, .array?: .wrapped
+        }
     }
 
     /// A result as structured content, as `shape` says; nil for a declared object the result is not.
