@@ -151,6 +151,10 @@ enum FuzzTargets {
         } catch {
             if error.code != .invalidParameter || error.parameter != "v" { fatalError("coercion failed with \(error)") }
         }
+        // The outline a server reads a request with accepts and refuses what the parser does.
+        let parsed = Result { () throws(JSONValue.ParseError) in try JSONValue(parsing: text) }
+        let outlined = Result { () throws(JSONValue.ParseError) in try JSONOutline(parsing: text) }.map { $0.value(of: $0.root) }
+        if parsed != outlined { fatalError("JSONOutline and JSONValue disagree on \(text.debugDescription): \(outlined) against \(parsed)") }
         if let value = try? JSONValue(parsing: text) {
             guard let again = try? JSONValue(parsing: value.serialized), again == value else {
                 fatalError("JSON \(text.debugDescription) did not survive printing as \(value.serialized.debugDescription)")

@@ -63,19 +63,32 @@ extension JSONValue {
 
     /// Parses one JSON value (RFC 8259), with nothing but whitespace after it.
     package init(parsing text: String) throws(ParseError) {
-        var parser = Parser(bytes: Array(text.utf8))
-        parser.skipWhitespace()
-        let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the value") }
-        self = value
+        self = try Parser.whole(text) { parser throws(ParseError) in try parser.value(depth: 0) }.read
     }
 
-    private struct Parser {
+    struct Parser {
         let bytes: [UInt8]
         var index = 0
 
         func error(_ reason: String) -> ParseError { ParseError(offset: index, reason: reason) }
+
+        /// Reads all of `text` with `readValue`, which reads one value: only whitespace may be
+        /// around it. What it read, and the text's bytes.
+        static func whole<Read>(_ text: String, _ readValue: (inout Parser) throws(ParseError) -> Read) throws(ParseError) -> (read: Read, bytes: [UInt8]) {
+            var parser = Parser(bytes: Array(text.utf8))
+            parser.skipWhitespace()
+            let read = try readValue(&parser)
+            parser.skipWhitespace()
+            guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the value") }
+            return (read, parser.bytes)
+        }
+
+        /// The first byte of a value at `depth`, after checking the depth and that there is one.
+        func valueStart(depth: Int) throws(ParseError) -> UInt8 {
+            guard depth < JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
+            guard index < bytes.count else { throw error("unexpected end of input") }
+            return bytes[index]
+        }
 
         mutating func skipWhitespace() {
             while index < bytes.count {
@@ -86,9 +99,7 @@ extension JSONValue {
         }
 
         mutating func value(depth: Int) throws(ParseError) -> JSONValue {
-            guard depth < JSONValue.maximumDepth else { throw error("nesting deeper than \(JSONValue.maximumDepth)") }
-            guard index < bytes.count else { throw error("unexpected end of input") }
-            switch bytes[index] {
+            switch try valueStart(depth: depth) {
             case UInt8(ascii: "{"): return try object(depth: depth)
             case UInt8(ascii: "["): return try array(depth: depth)
             case UInt8(ascii: "\""): return .string(try string())
@@ -116,12 +127,25 @@ extension JSONValue {
         }
 
         mutating func object(depth: Int) throws(ParseError) -> JSONValue {
-            index += 1
             var members: [String: JSONValue] = [:]
+            try forEachMember { parser, key throws(ParseError) in
+                // A repeated key is refused, not resolved (the last one winning would silently drop
+                // the others: a state file with two "accounts" would lose one on the next write).
+                guard members[key] == nil else { throw parser.repeatedKey(key) }
+                members[key] = try parser.value(depth: depth + 1)
+            }
+            return .object(members)
+        }
+
+        func repeatedKey(_ key: String) -> ParseError { error("repeated key \"\(oneLine(key, limit: 100))\"") }
+
+        /// Reads an object (at its `{`): each member's key, then `readValue` reads its value.
+        mutating func forEachMember(_ readValue: (inout Parser, String) throws(ParseError) -> Void) throws(ParseError) {
+            index += 1
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return .object(members)
+                return
             }
             while true {
                 skipWhitespace()
@@ -131,10 +155,7 @@ extension JSONValue {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected \":\"") }
                 index += 1
                 skipWhitespace()
-                // A repeated key is refused, not resolved (the last one winning would silently drop
-                // the others: a state file with two "accounts" would lose one on the next write).
-                guard members[key] == nil else { throw error("repeated key \"\(oneLine(key, limit: 100))\"") }
-                members[key] = try value(depth: depth + 1)
+                try readValue(&self, key)
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unterminated object") }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -143,23 +164,29 @@ extension JSONValue {
                 }
                 if bytes[index] == UInt8(ascii: "}") {
                     index += 1
-                    return .object(members)
+                    return
                 }
                 throw error("expected \",\" or \"}\"")
             }
         }
 
         mutating func array(depth: Int) throws(ParseError) -> JSONValue {
-            index += 1
             var values: [JSONValue] = []
+            try forEachElement { parser throws(ParseError) in values.append(try parser.value(depth: depth + 1)) }
+            return .array(values)
+        }
+
+        /// Reads an array (at its `[`): `readValue` reads each element.
+        mutating func forEachElement(_ readValue: (inout Parser) throws(ParseError) -> Void) throws(ParseError) {
+            index += 1
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return .array(values)
+                return
             }
             while true {
                 skipWhitespace()
-                values.append(try value(depth: depth + 1))
+                try readValue(&self)
                 skipWhitespace()
                 guard index < bytes.count else { throw error("unterminated array") }
                 if bytes[index] == UInt8(ascii: ",") {
@@ -168,7 +195,7 @@ extension JSONValue {
                 }
                 if bytes[index] == UInt8(ascii: "]") {
                     index += 1
-                    return .array(values)
+                    return
                 }
                 throw error("expected \",\" or \"]\"")
             }
@@ -177,6 +204,16 @@ extension JSONValue {
         mutating func string() throws(ParseError) -> String {
             index += 1
             let stringStart = index
+            // The usual string, printable ASCII without escapes: made from its bytes as they are
+            // (ASCII is valid UTF-8). Anything else is read again from the start, below.
+            while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80, bytes[index] != UInt8(ascii: "\\") {
+                if bytes[index] == UInt8(ascii: "\"") {
+                    index += 1
+                    return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[stringStart..<(index - 1)]), as: UTF8.self) }
+                }
+                index += 1
+            }
+            index = stringStart
             var start = index
             var raw: [UInt8] = []
             while true {

@@ -74,21 +74,31 @@ extension Mediator {
         state.withReadLock { registry in registry.slot(named: name).map { info(for: $0.definition) } }
     }
 
+    /// The action `action` of the target `target`, both as registered (short names, compared
+    /// byte for byte: no full names or selectors), with its target's summary; `nil` when there is
+    /// none. Describes that one action, not the whole target.
+    package func registeredAction(target: String, action: String) -> (targetSummary: String?, action: ActionInfo)? {
+        state.withReadLock { registry in
+            guard let definition = registry.slots[target]?.definition, let found = definition.action(named: action), found.name == action else { return nil }
+            return (definition.summary, info(for: found, of: definition))
+        }
+    }
+
     private func info(for definition: TargetDefinition) -> TargetInfo {
         TargetInfo(
             name: definition.name, summary: definition.summary, isAlwaysCached: definition.alwaysCached, hasInstances: definition.make != nil,
-            actions: definition.actionNames.compactMap { name in
-                definition.action(named: name).map { action in
-                    var isAsync = false
-                    if case .async = action.run { isAsync = true }
-                    return ActionInfo(
-                        name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, isAsync: isAsync,
-                        parameters: action.contract?.parameters, result: action.contract?.result,
-                        keyTypes: action.contract?.keyed.map { ($0.inputTypeName, $0.outputTypeName) },
-                        undeclaredParameters: action.contract?.policy ?? undeclaredParameters, effects: action.contract?.effects)
-                }
-            }
+            actions: definition.actionNames.compactMap { name in definition.action(named: name).map { info(for: $0, of: definition) } }
         )
+    }
+
+    private func info(for action: RegisteredAction, of definition: TargetDefinition) -> ActionInfo {
+        var isAsync = false
+        if case .async = action.run { isAsync = true }
+        return ActionInfo(
+            name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, isAsync: isAsync,
+            parameters: action.contract?.parameters, result: action.contract?.result,
+            keyTypes: action.contract?.keyed.map { ($0.inputTypeName, $0.outputTypeName) },
+            undeclaredParameters: action.contract?.policy ?? undeclaredParameters, effects: action.contract?.effects)
     }
 }
 

@@ -11,7 +11,8 @@ struct AgentTools {
     /// One tool and the action it calls.
     struct Tool {
         let name: String
-        let target: TargetInfo
+        let targetName: String
+        let targetSummary: String?
         let action: ActionInfo
     }
 
@@ -23,9 +24,10 @@ struct AgentTools {
         var tools: [String: Tool] = [:]
         var ambiguous: Set<String> = []
         for target in mediator.targets {
-            for action in target.actions where isOffered(action, of: target, in: mediator) {
+            for action in target.actions where isOffered(action, of: target.name, in: mediator) {
                 guard let name = toolName(target: target.name, action: action.name) else { continue }
-                if tools.updateValue(Tool(name: name, target: target, action: action), forKey: name) != nil { ambiguous.insert(name) }
+                let tool = Tool(name: name, targetName: target.name, targetSummary: target.summary, action: action)
+                if tools.updateValue(tool, forKey: name) != nil { ambiguous.insert(name) }
             }
         }
         for name in ambiguous { tools[name] = nil }
@@ -41,19 +43,19 @@ struct AgentTools {
         for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
             let targetName = String(decoding: bytes[..<index], as: UTF8.self)
             let actionName = String(decoding: bytes[(index + 1)...], as: UTF8.self)
-            // Canonical names only: `Target_Notes.create` is not a second name of `Notes.create`.
-            guard let target = mediator.target(named: targetName), target.name == targetName,
-                let action = target.actions.first(where: { $0.name == actionName }), isOffered(action, of: target, in: mediator)
+            // Names as registered only: `Target_Notes.create` is not a second name of `Notes.create`.
+            guard let (targetSummary, action) = mediator.registeredAction(target: targetName, action: actionName),
+                isOffered(action, of: targetName, in: mediator)
             else { continue }
             if found != nil { return nil }
-            found = Tool(name: name, target: target, action: action)
+            found = Tool(name: name, targetName: targetName, targetSummary: targetSummary, action: action)
         }
         return found
     }
 
     /// Whether an agent may call `action`: the rules of a URL call for the names asked.
-    private static func isOffered(_ action: ActionInfo, of target: TargetInfo, in mediator: Mediator) -> Bool {
-        !action.isLocalOnly && mediator.agentRefusal(target: target.name, action: action.name) == nil
+    private static func isOffered(_ action: ActionInfo, of target: String, in mediator: Mediator) -> Bool {
+        !action.isLocalOnly && mediator.agentRefusal(target: target, action: action.name) == nil
     }
 
     /// `Target.action`, or nil when that is not a tool name the protocol accepts.
@@ -82,11 +84,11 @@ struct AgentTools {
     static func listing(of tool: Tool) -> JSONValue {
         var object: [String: JSONValue] = [
             "name": .string(tool.name),
-            "title": .string("\(tool.target.name)/\(tool.action.name)"),
+            "title": .string("\(tool.targetName)/\(tool.action.name)"),
             "inputSchema": RegistryDescription.parametersSchema(of: tool.action).map { JSONValue(tree: .object($0)) } ?? .object(["type": .string("object")]),
         ]
-        let summary = [tool.action.summary, tool.target.summary.map { "(\(tool.target.name): \($0))" }].compactMap { $0 }
-        object["description"] = .string(summary.isEmpty ? "Calls \(tool.target.name)/\(tool.action.name)." : summary.joined(separator: " "))
+        let summary = [tool.action.summary, tool.targetSummary.map { "(\(tool.targetName): \($0))" }].compactMap { $0 }
+        object["description"] = .string(summary.isEmpty ? "Calls \(tool.targetName)/\(tool.action.name)." : summary.joined(separator: " "))
         if let effects = tool.action.effects {
             object["annotations"] = .object([
                 "readOnlyHint": .bool(effects.contains(.readOnly)), "destructiveHint": .bool(effects.contains(.destructive)),

@@ -97,35 +97,40 @@ public final class MCPServer: Sendable {
     /// - Returns: the response's JSON text on one line, or `nil` for a notification, a response
     ///   from the client, and a call the client cancelled.
     public func handle(_ message: String) async -> String? {
-        let value: JSONValue
+        // An outline, not a `JSONValue`: a request's few members are found without hashing.
+        let outline: JSONOutline
         do {
-            value = try JSONValue(parsing: message)
+            outline = try JSONOutline(parsing: message)
         } catch {
             return Self.error(id: nil, code: .parseError, "Parse error: \(error)")
         }
-        guard case .object(let members) = value else {
+        guard outline.isObject(outline.root) else {
             return Self.error(id: nil, code: .invalidRequest, "Invalid Request: a message is one JSON object (batches are not supported)")
         }
+        func member(_ key: String) -> JSONValue? { outline.member(key, of: outline.root).map(outline.value(of:)) }
         let id: RequestID?
-        switch members["id"] {
+        switch member("id") {
         case nil: id = nil
         case .int(let number)?: id = .number(number)
         case .string(let text)?: id = .text(text)
         default: return Self.error(id: nil, code: .invalidRequest, "Invalid Request: \"id\" must be a string or an integer")
         }
-        guard members["jsonrpc"] == .string("2.0") else {
+        guard member("jsonrpc") == .string("2.0") else {
             return id.map { Self.error(id: $0, code: .invalidRequest, "Invalid Request: \"jsonrpc\" must be \"2.0\"") }
         }
-        guard case .string(let method)? = members["method"] else {
+        guard case .string(let method)? = member("method") else {
             // A response to a request of ours (the server sends none): nothing to answer.
-            if members["result"] != nil || members["error"] != nil { return nil }
+            if outline.member("result", of: outline.root) != nil || outline.member("error", of: outline.root) != nil { return nil }
             return Self.error(id: id, code: .invalidRequest, "Invalid Request: no \"method\"")
         }
-        let params: [String: JSONValue]
-        switch members["params"] {
-        case nil: params = [:]
-        case .object(let object)?: params = object
-        default: return id.map { Self.error(id: $0, code: .invalidParams, "Invalid params: \"params\" must be an object") }
+        let paramsNode = outline.member("params", of: outline.root)
+        if let paramsNode, !outline.isObject(paramsNode) {
+            return id.map { Self.error(id: $0, code: .invalidParams, "Invalid params: \"params\" must be an object") }
+        }
+        // Every method but a tool call reads its params as a dictionary.
+        var params: [String: JSONValue] {
+            guard let paramsNode, case .object(let object) = outline.value(of: paramsNode) else { return [:] }
+            return object
         }
         guard let id else {
             notification(method, params)
@@ -137,7 +142,7 @@ public final class MCPServer: Sendable {
         case "ping": answer = .result(.object([:]))
         case "tools/list": answer = listTools(params)
         case "tools/call":
-            guard let outcome = await callTool(params, id: id) else { return nil }
+            guard let outcome = await callTool(paramsNode.map { ToolCallParams(outline: outline, params: $0) }, id: id) else { return nil }
             answer = outcome
         default: answer = .error(.methodNotFound, "Method not found: \(quoted(oneLine(method, limit: 200)))")
         }
@@ -145,9 +150,23 @@ public final class MCPServer: Sendable {
         case .result(let result): return JSONValue.object(["jsonrpc": .string("2.0"), "id": id.json, "result": result]).serialized
         case .serializedResult(let result):
             // The same text as `.result` would give, keys in order: "id", "jsonrpc", "result".
-            return #"{"id":"# + id.json.serialized + #","jsonrpc":"2.0","result":"# + result + "}"
+            var response = Array(#"{"id":"#.utf8)
+            response.reserveCapacity(result.count + 48)
+            response += id.json.serialized.utf8
+            response += #","jsonrpc":"2.0","result":"#.utf8
+            response += result
+            response.append(UInt8(ascii: "}"))
+            return String(decoding: response, as: UTF8.self)
         case .error(let code, let message): return Self.error(id: id, code: code, message)
         }
+    }
+
+    /// A `tools/call` request's params, read from the message's outline.
+    private struct ToolCallParams {
+        let outline: JSONOutline
+        let params: JSONOutline.Node
+
+        func member(_ key: String) -> JSONOutline.Node? { outline.member(key, of: params) }
     }
 
     // MARK: - Methods
@@ -155,8 +174,8 @@ public final class MCPServer: Sendable {
     /// What a request gets: a result, or a JSON-RPC error.
     enum Answer {
         case result(JSONValue)
-        /// A result already written as JSON text (a tool call's, on its fast path).
-        case serializedResult(String)
+        /// A result already written as JSON text (a tool call's).
+        case serializedResult([UInt8])
         case error(ErrorCode, String)
     }
 
@@ -205,19 +224,26 @@ public final class MCPServer: Sendable {
     }
 
     /// `tools/call`: the action run with the arguments as params; nil when the client cancelled it.
-    private func callTool(_ params: [String: JSONValue], id: RequestID) async -> Answer? {
-        guard case .string(let name)? = params["name"] else {
+    private func callTool(_ params: ToolCallParams?, id: RequestID) async -> Answer? {
+        guard let params, let node = params.member("name"), case .string(let name) = params.outline.value(of: node) else {
             return .error(.invalidParams, "Invalid params: tools/call needs a tool \"name\" string")
         }
-        let arguments: [String: JSONValue]
-        switch params["arguments"] {
-        case nil, .null?: arguments = [:]
-        case .object(let object)?: arguments = object
-        default: return .error(.invalidParams, "Invalid params: \"arguments\" must be an object")
+        let arguments: [(key: String, value: JSONOutline.Node)]
+        if let node = params.member("arguments") {
+            if let members = params.outline.members(of: node) {
+                arguments = members
+            } else if params.outline.value(of: node) == .null {
+                arguments = []
+            } else {
+                return .error(.invalidParams, "Invalid params: \"arguments\" must be an object")
+            }
+        } else {
+            arguments = []
         }
         guard let tool = AgentTools.tool(named: name, in: mediator) else {
             return .error(.invalidParams, "Unknown tool: \(quoted(oneLine(name, limit: 200)))")
         }
+        let call = Params(distinctPairs: arguments.map { ($0.key, params.outline.value(of: $0.value).parameterValue) })
         // The id is the call's from here on, unless the client cancelled it already.
         let reservation = state.withLock { state -> Reservation in
             guard state.running[id] == nil else { return .duplicate }
@@ -226,28 +252,16 @@ public final class MCPServer: Sendable {
                 return .cancelled
             }
             state.running[id] = Running()
-            return .reserved
+            return .reserved(client: state.client)
         }
+        let client: String
         switch reservation {
         case .duplicate: return .error(.invalidRequest, "Invalid Request: the id \(id.json.serialized) belongs to a call still running")
         case .cancelled: return nil
-        case .reserved: break
+        case .reserved(let name): client = name
         }
-        let call = Params(arguments.mapValues(\.parameterValue))
-        let (mediator, client, aroundCall) = (self.mediator, state.withReadLock(\.client), self.aroundCall)
-        let task = Task { () -> CallOutcome in
-            var outcome = CallOutcome.failure(.environment("the call did not run"))
-            do {
-                if let aroundCall {
-                    try await aroundCall { outcome = await Self.run(tool, call, on: mediator, for: client) }
-                } else {
-                    outcome = await Self.run(tool, call, on: mediator, for: client)
-                }
-            } catch {
-                outcome = .failure(.environment(String(describing: error)))
-            }
-            return outcome
-        }
+        // (Not under the lock: the task may run the whole call before it returns.)
+        let task = makeCallTask(tool, call, client: client)
         // (Cancelling runs the action's cancellation handlers: never under the lock.)
         let cancelledMeanwhile = state.withLock { state -> Bool in
             state.running[id]?.task = task
@@ -262,18 +276,52 @@ public final class MCPServer: Sendable {
         let abandoned = state.withLock { state in state.running.removeValue(forKey: id)?.isCancelled ?? false }
         // The client said it no longer wants the answer: none is sent.
         if abandoned { return nil }
-        return .serializedResult(outcome.serializedToolResult(AgentTools.resultShape(of: tool.action), target: tool.target.name, action: tool.action.name))
+        var result: [UInt8] = []
+        result.reserveCapacity(160)
+        outcome.writeToolResult(AgentTools.resultShape(of: tool.action), target: tool.targetName, action: tool.action.name, to: &result)
+        return .serializedResult(result)
     }
 
     /// What reserving a request's id found.
     private enum Reservation {
-        case reserved, duplicate, cancelled
+        /// The id is the call's; the client is who the client said it is.
+        case reserved(client: String)
+        case duplicate, cancelled
+    }
+
+    /// The task that runs a tool call. Where the system has it (macOS 26, iOS 26 and later,
+    /// Linux), it starts at once on the calling thread, and a call that does not wait is done
+    /// before the task is returned: no thread to wake, no hop. A calling task already cancelled
+    /// gets a task that starts later, so that the cancellation reaches the call before it begins.
+    private func makeCallTask(_ tool: AgentTools.Tool, _ params: Params, client: String) -> Task<CallOutcome, Never> {
+        let (mediator, aroundCall) = (self.mediator, self.aroundCall)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !Task.isCancelled {
+            return Task.immediate { await Self.outcome(of: tool, params, on: mediator, for: client, around: aroundCall) }  // availability: guarded
+        }
+        return Task { await Self.outcome(of: tool, params, on: mediator, for: client, around: aroundCall) }
+    }
+
+    /// How a tool call ends, run inside `aroundCall` if there is one.
+    private static func outcome(
+        of tool: AgentTools.Tool, _ params: Params, on mediator: Mediator, for client: String, around aroundCall: CommandLineTool.RequestWrapper?
+    ) async -> CallOutcome {
+        var outcome = CallOutcome.failure(.environment("the call did not run"))
+        do {
+            if let aroundCall {
+                try await aroundCall { outcome = await run(tool, params, on: mediator, for: client) }
+            } else {
+                outcome = await run(tool, params, on: mediator, for: client)
+            }
+        } catch {
+            outcome = .failure(.environment(String(describing: error)))
+        }
+        return outcome
     }
 
     /// One tool call through the mediator's pipeline, as an agent's.
     private static func run(_ tool: AgentTools.Tool, _ params: Params, on mediator: Mediator, for client: String) async -> CallOutcome {
         do throws(MediatorError) {
-            return .value(try await mediator.callFromAgent(target: tool.target.name, action: tool.action.name, params: params, client: client))
+            return .value(try await mediator.callFromAgent(target: tool.targetName, action: tool.action.name, params: params, client: client))
         } catch {
             return .failure(.call(error))
         }
@@ -347,32 +395,35 @@ enum CallOutcome: Sendable {
         }
     }
 
-    /// ``toolResult(_:target:action:)`` as JSON text, written directly for the usual results
-    /// (``Params``, dictionaries, text, numbers, booleans, `nil`): the same text, without
-    /// building the values and sorting their keys again.
-    func serializedToolResult(_ shape: AgentTools.ResultShape, target: String, action: String) -> String {
-        guard case .value(let value) = self, let isObject = Self.isObject(value) else {
-            return toolResult(shape, target: target, action: action).serialized
+    /// ``toolResult(_:target:action:)`` as JSON text, appended to `output`: written directly
+    /// (without building the values and sorting their keys again) for every result but a declared
+    /// object's that is not one.
+    func writeToolResult(_ shape: AgentTools.ResultShape, target: String, action: String, to output: inout [UInt8]) {
+        guard case .value(let value) = self else {
+            output += toolResult(shape, target: target, action: action).serialized.utf8
+            return
         }
-        let structured: String
-        switch (shape, isObject) {
-        case (.object, false): return toolResult(shape, target: target, action: action).serialized
-        case (.object, true), (.free, true): structured = JSONValue.serialized(result: value)
-        case (.wrapped, _), (.free, false): structured = #"{"result":"# + JSONValue.serialized(result: value) + "}"
+        var json: [UInt8] = []
+        json.reserveCapacity(64)
+        JSONValue.write(result: value, to: &json)
+        // The text of an object, and only of an object, starts with a brace.
+        let isObject = json.first == UInt8(ascii: "{")
+        if case .object = shape, !isObject {
+            output += toolResult(shape, target: target, action: action).serialized.utf8
+            return
         }
-        var text = ""
-        writeJSONString(structured, to: &text)
-        return #"{"content":[{"text":"# + text + #","type":"text"}],"structuredContent":"# + structured + "}"
-    }
-
-    /// Whether a result is written as a JSON object, for the types whose answer needs no
-    /// conversion; `nil` for others.
-    private static func isObject(_ value: (any Sendable)?) -> Bool? {
-        switch value {
-        case nil, is String, is Int, is Bool, is Double: false
-        case is Params, is [String: any Sendable]: true
-        default: nil
+        if !isObject || shape == .wrapped { json = Array(#"{"result":"#.utf8) + json + [UInt8(ascii: "}")] }
+        output += #"{"content":[{"text":""#.utf8
+        // JSON text as a JSON string: the serializer escaped every control, bidi and invisible
+        // character inside its strings already, and there is nothing else to escape outside
+        // them, so only quotes and backslashes are left (as `writeJSONString` would write it).
+        for byte in json {
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
+            output.append(byte)
         }
+        output += #"","type":"text"}],"structuredContent":"#.utf8
+        output += json
+        output.append(UInt8(ascii: "}"))
     }
 
     private static func text(_ text: String) -> JSONValue {

@@ -42,7 +42,8 @@ extension JSONValue {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private static func write(result: Any?, to output: inout [UInt8]) {
+    /// Appends ``serialized(result:)``'s text to `output`.
+    package static func write(result: Any?, to output: inout [UInt8]) {
         guard let value = result else {
             output.append(contentsOf: "null".utf8)
             return

@@ -1,0 +1,136 @@
+/// A JSON text read once, for a reader that wants a few members of its objects: each object's
+/// members are listed in the order written (key, and where the value is), scalars are read, and
+/// arrays are checked and kept as text until asked for. Finding a member hashes nothing, so a
+/// small message (a Model Context Protocol request) costs far less than a ``JSONValue``, whose
+/// every object is a dictionary.
+///
+/// It accepts exactly the texts `JSONValue(parsing:)` accepts, and refuses the others with the
+/// same ``JSONValue/ParseError``: both read with the same parser, and an object's repeated key is
+/// refused here too.
+package struct JSONOutline: Sendable {
+    /// A value in the text.
+    package struct Node: Sendable {
+        fileprivate let entry: Int
+    }
+
+    /// One value: an object member's key (`""` for the whole text's value), what it is, and the
+    /// entry after its members (the next member of the object holding it).
+    private struct Entry: Sendable {
+        let key: String
+        let kind: Kind
+        var next: Int
+    }
+
+    private enum Kind: Sendable {
+        case scalar(JSONValue)
+        /// Its members are the entries up to `next`.
+        case object
+        /// Where its text is.
+        case array(Range<Int>)
+    }
+
+    private let bytes: [UInt8]
+    private let entries: [Entry]
+
+    /// How many members an object's repeated-key check compares one by one; past that, a set.
+    private static let linearKeyCheckLimit = 16
+
+    /// Reads one JSON value (RFC 8259), with nothing but whitespace after it.
+    package init(parsing text: String) throws(JSONValue.ParseError) {
+        var entries: [Entry] = []
+        entries.reserveCapacity(16)
+        bytes = try JSONValue.Parser.whole(text) { parser throws(JSONValue.ParseError) in
+            try Self.read(&parser, key: "", depth: 0, into: &entries)
+        }.bytes
+        self.entries = entries
+    }
+
+    private static func read(_ parser: inout JSONValue.Parser, key: String, depth: Int, into entries: inout [Entry]) throws(JSONValue.ParseError) {
+        switch try parser.valueStart(depth: depth) {
+        case UInt8(ascii: "{"):
+            let object = entries.count
+            entries.append(Entry(key: key, kind: .object, next: object + 1))
+            var count = 0
+            var seen: Set<String> = []
+            try parser.forEachMember { parser, key throws(JSONValue.ParseError) in
+                // (The object's members so far are the entries after it: its end is not known yet.)
+                if count < linearKeyCheckLimit {
+                    if Self.members(from: object, upTo: entries.count, in: entries).contains(where: { entries[$0].key == key }) {
+                        throw parser.repeatedKey(key)
+                    }
+                } else {
+                    if seen.isEmpty { seen = Set(Self.members(from: object, upTo: entries.count, in: entries).map { entries[$0].key }) }
+                    guard seen.insert(key).inserted else { throw parser.repeatedKey(key) }
+                }
+                count += 1
+                try read(&parser, key: key, depth: depth + 1, into: &entries)
+            }
+            entries[object].next = entries.count
+        case UInt8(ascii: "["):
+            let start = parser.index
+            let mark = entries.count
+            try parser.forEachElement { parser throws(JSONValue.ParseError) in
+                // Checked, then forgotten: the array is read again from its text if it is asked for.
+                try read(&parser, key: "", depth: depth + 1, into: &entries)
+                entries.removeSubrange(mark...)
+            }
+            entries.append(Entry(key: key, kind: .array(start..<parser.index), next: mark + 1))
+        default:
+            let value = try parser.value(depth: depth)
+            entries.append(Entry(key: key, kind: .scalar(value), next: entries.count + 1))
+        }
+    }
+
+    /// The entries of the members of the object at `object`, which end before `end`.
+    private static func members(from object: Int, upTo end: Int, in entries: [Entry]) -> Members {
+        Members(entries: entries, current: object + 1, end: end)
+    }
+
+    /// The entries of an object's members, one after the other (no array made).
+    private struct Members: Sequence, IteratorProtocol {
+        let entries: [Entry]
+        var current: Int
+        let end: Int
+
+        mutating func next() -> Int? {
+            guard current < end else { return nil }
+            defer { current = entries[current].next }
+            return current
+        }
+    }
+
+    /// The whole text's value.
+    package var root: Node { Node(entry: 0) }
+
+    /// Whether `node` is an object.
+    package func isObject(_ node: Node) -> Bool {
+        if case .object = entries[node.entry].kind { return true }
+        return false
+    }
+
+    /// The members of the object `node`, in the order written; `nil` when it is not an object.
+    package func members(of node: Node) -> [(key: String, value: Node)]? {
+        guard isObject(node) else { return nil }
+        return Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries).map { (entries[$0].key, Node(entry: $0)) }
+    }
+
+    /// The member `key` of the object `node`; `nil` when it has none, or is not an object.
+    package func member(_ key: String, of node: Node) -> Node? {
+        guard isObject(node) else { return nil }
+        return Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries).first { entries[$0].key == key }.map(Node.init(entry:))
+    }
+
+    /// The value at `node`, as `JSONValue(parsing:)` reads it.
+    package func value(of node: Node) -> JSONValue {
+        switch entries[node.entry].kind {
+        case .scalar(let value): return value
+        case .object:
+            let members = Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries)
+            return .object(Dictionary(uniqueKeysWithValues: members.map { (entries[$0].key, value(of: Node(entry: $0))) }))
+        case .array(let range):
+            var parser = JSONValue.Parser(bytes: bytes, index: range.lowerBound)
+            // (It was read once already: it cannot fail now.)
+            return (try? parser.value(depth: 0)) ?? .null
+        }
+    }
+}
