@@ -13,12 +13,51 @@ package struct JSONOutline: Sendable {
         fileprivate let entry: Int
     }
 
-    /// One value: an object member's key (`""` for the whole text's value), what it is, and the
-    /// entry after its members (the next member of the object holding it).
+    /// One value: an object member's key (empty for the whole text's value), what it is, and
+    /// the entry after its members (the next member of the object holding it).
     private struct Entry: Sendable {
-        let key: String
+        let key: Key
         let kind: Kind
         var next: Int
+    }
+
+    /// A member's key: where its bytes are, when they are printable ASCII without escapes (the
+    /// usual key, compared without making a string), else its text.
+    private enum Key: Sendable {
+        case plain(Range<Int>)
+        case text(String)
+
+        init(_ read: JSONValue.Parser.StringRead) {
+            switch read {
+            case .plain(let range): self = .plain(range)
+            case .text(let text): self = .text(text)
+            }
+        }
+
+        func text(in bytes: [UInt8]) -> String {
+            switch self {
+            case .plain(let range): bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            case .text(let text): text
+            }
+        }
+
+        /// Whether the two keys are the same string, as `String` compares them (two ASCII texts
+        /// are equal only byte for byte; others may be equal in other bytes).
+        func isSame(as other: Key, in bytes: [UInt8]) -> Bool {
+            if case .plain(let range) = self, case .plain(let otherRange) = other {
+                return range.count == otherRange.count
+                    && bytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]).elementsEqual(UnsafeBufferPointer(rebasing: $0[otherRange])) }
+            }
+            return text(in: bytes) == other.text(in: bytes)
+        }
+
+        /// Whether the key is the text whose UTF-8 is `text`.
+        func isSame(as text: UnsafeBufferPointer<UInt8>, isASCII: Bool, in bytes: [UInt8]) -> Bool {
+            if case .plain(let range) = self, isASCII {
+                return range.count == text.count && bytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]).elementsEqual(text) }
+            }
+            return self.text(in: bytes) == String(decoding: text, as: UTF8.self)
+        }
     }
 
     private enum Kind: Sendable {
@@ -40,30 +79,33 @@ package struct JSONOutline: Sendable {
         var entries: [Entry] = []
         entries.reserveCapacity(16)
         bytes = try JSONValue.Parser.whole(text) { parser throws(JSONValue.ParseError) in
-            try Self.read(&parser, key: "", depth: 0, into: &entries)
+            try Self.read(&parser, key: .plain(0..<0), depth: 0, into: &entries)
         }.bytes
         self.entries = entries
     }
 
-    private static func read(_ parser: inout JSONValue.Parser, key: String, depth: Int, into entries: inout [Entry]) throws(JSONValue.ParseError) {
+    private static func read(_ parser: inout JSONValue.Parser, key: Key, depth: Int, into entries: inout [Entry]) throws(JSONValue.ParseError) {
         switch try parser.valueStart(depth: depth) {
         case UInt8(ascii: "{"):
             let object = entries.count
             entries.append(Entry(key: key, kind: .object, next: object + 1))
             var count = 0
             var seen: Set<String> = []
-            try parser.forEachMember { parser, key throws(JSONValue.ParseError) in
+            try parser.forEachMember { parser, read throws(JSONValue.ParseError) in
+                let key = Key(read)
                 // (The object's members so far are the entries after it: its end is not known yet.)
                 if count < linearKeyCheckLimit {
-                    if Self.members(from: object, upTo: entries.count, in: entries).contains(where: { entries[$0].key == key }) {
-                        throw parser.repeatedKey(key)
+                    let bytes = parser.bytes
+                    if Self.members(from: object, upTo: entries.count, in: entries).contains(where: { entries[$0].key.isSame(as: key, in: bytes) }) {
+                        throw parser.repeatedKey(key.text(in: bytes))
                     }
                 } else {
-                    if seen.isEmpty { seen = Set(Self.members(from: object, upTo: entries.count, in: entries).map { entries[$0].key }) }
-                    guard seen.insert(key).inserted else { throw parser.repeatedKey(key) }
+                    if seen.isEmpty { seen = Set(Self.members(from: object, upTo: entries.count, in: entries).map { entries[$0].key.text(in: parser.bytes) }) }
+                    let text = key.text(in: parser.bytes)
+                    guard seen.insert(text).inserted else { throw parser.repeatedKey(text) }
                 }
                 count += 1
-                try read(&parser, key: key, depth: depth + 1, into: &entries)
+                try Self.read(&parser, key: key, depth: depth + 1, into: &entries)
             }
             entries[object].next = entries.count
         case UInt8(ascii: "["):
@@ -71,7 +113,7 @@ package struct JSONOutline: Sendable {
             let mark = entries.count
             try parser.forEachElement { parser throws(JSONValue.ParseError) in
                 // Checked, then forgotten: the array is read again from its text if it is asked for.
-                try read(&parser, key: "", depth: depth + 1, into: &entries)
+                try read(&parser, key: .plain(0..<0), depth: depth + 1, into: &entries)
                 entries.removeSubrange(mark...)
             }
             entries.append(Entry(key: key, kind: .array(start..<parser.index), next: mark + 1))
@@ -111,13 +153,17 @@ package struct JSONOutline: Sendable {
     /// The members of the object `node`, in the order written; `nil` when it is not an object.
     package func members(of node: Node) -> [(key: String, value: Node)]? {
         guard isObject(node) else { return nil }
-        return Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries).map { (entries[$0].key, Node(entry: $0)) }
+        return Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries).map { (entries[$0].key.text(in: bytes), Node(entry: $0)) }
     }
 
     /// The member `key` of the object `node`; `nil` when it has none, or is not an object.
     package func member(_ key: String, of node: Node) -> Node? {
         guard isObject(node) else { return nil }
-        return Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries).first { entries[$0].key == key }.map(Node.init(entry:))
+        return withUTF8Bytes(of: key) { wanted in
+            let isASCII = wanted.allSatisfy { $0 < 0x80 }
+            return Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries)
+                .first { entries[$0].key.isSame(as: wanted, isASCII: isASCII, in: bytes) }.map(Node.init(entry:))
+        }
     }
 
     /// The value at `node`, as `JSONValue(parsing:)` reads it.
@@ -126,7 +172,7 @@ package struct JSONOutline: Sendable {
         case .scalar(let value): return value
         case .object:
             let members = Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries)
-            return .object(Dictionary(uniqueKeysWithValues: members.map { (entries[$0].key, value(of: Node(entry: $0))) }))
+            return .object(Dictionary(uniqueKeysWithValues: members.map { (entries[$0].key.text(in: bytes), value(of: Node(entry: $0))) }))
         case .array(let range):
             var parser = JSONValue.Parser(bytes: bytes, index: range.lowerBound)
             // (It was read once already: it cannot fail now.)

@@ -128,7 +128,8 @@ extension JSONValue {
 
         mutating func object(depth: Int) throws(ParseError) -> JSONValue {
             var members: [String: JSONValue] = [:]
-            try forEachMember { parser, key throws(ParseError) in
+            try forEachMember { parser, read throws(ParseError) in
+                let key = parser.text(of: read)
                 // A repeated key is refused, not resolved (the last one winning would silently drop
                 // the others: a state file with two "accounts" would lose one on the next write).
                 guard members[key] == nil else { throw parser.repeatedKey(key) }
@@ -140,7 +141,7 @@ extension JSONValue {
         func repeatedKey(_ key: String) -> ParseError { error("repeated key \"\(oneLine(key, limit: 100))\"") }
 
         /// Reads an object (at its `{`): each member's key, then `readValue` reads its value.
-        mutating func forEachMember(_ readValue: (inout Parser, String) throws(ParseError) -> Void) throws(ParseError) {
+        mutating func forEachMember(_ readValue: (inout Parser, StringRead) throws(ParseError) -> Void) throws(ParseError) {
             index += 1
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -150,7 +151,7 @@ extension JSONValue {
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-                let key = try string()
+                let key = try stringRead()
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected \":\"") }
                 index += 1
@@ -201,15 +202,33 @@ extension JSONValue {
             }
         }
 
-        mutating func string() throws(ParseError) -> String {
+        /// A string as read: where its bytes are, when they are printable ASCII without escapes
+        /// (its text is those bytes as they are), else its text.
+        enum StringRead {
+            case plain(Range<Int>)
+            case text(String)
+        }
+
+        /// The text of a string read from these bytes.
+        func text(of read: StringRead) -> String {
+            switch read {
+            case .plain(let range): bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            case .text(let text): text
+            }
+        }
+
+        mutating func string() throws(ParseError) -> String { text(of: try stringRead()) }
+
+        /// Reads a string (at its quote).
+        mutating func stringRead() throws(ParseError) -> StringRead {
             index += 1
             let stringStart = index
-            // The usual string, printable ASCII without escapes: made from its bytes as they are
-            // (ASCII is valid UTF-8). Anything else is read again from the start, below.
+            // The usual string, printable ASCII without escapes: left as its bytes (ASCII is valid
+            // UTF-8). Anything else is read again from the start, below.
             while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80, bytes[index] != UInt8(ascii: "\\") {
                 if bytes[index] == UInt8(ascii: "\"") {
                     index += 1
-                    return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[stringStart..<(index - 1)]), as: UTF8.self) }
+                    return .plain(stringStart..<(index - 1))
                 }
                 index += 1
             }
@@ -224,7 +243,7 @@ extension JSONValue {
                     if raw.isEmpty && start == stringStart {
                         index += 1
                         guard let text = validUTF8(bytes[start..<(index - 1)]) else { throw error("invalid UTF-8 in string") }
-                        return text
+                        return .text(text)
                     }
                     raw += bytes[start..<index]
                     index += 1
@@ -267,7 +286,7 @@ extension JSONValue {
                 start = index
             }
             guard let text = validUTF8(raw) else { throw error("invalid UTF-8 in string") }
-            return text
+            return .text(text)
         }
 
         mutating func hex4() throws(ParseError) -> UInt32 {
@@ -309,6 +328,13 @@ extension JSONValue {
                 if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
                 guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
                 while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            }
+            // Up to 18 digits fit in an Int whatever they are: read as they are.
+            if integral, index - start <= 18 {
+                let negative = bytes[start] == UInt8(ascii: "-")
+                var value = 0
+                for digit in bytes[(negative ? start + 1 : start)..<index] { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
+                return .int(negative ? -value : value)
             }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             if integral, let value = Int(text) { return .int(value) }

@@ -74,24 +74,27 @@ extension Mediator {
         state.withReadLock { registry in registry.slot(named: name).map { info(for: $0.definition) } }
     }
 
-    /// The action `action` of the target `target`, both as registered (short names, compared
-    /// byte for byte: no full names or selectors), with its target's summary; `nil` when there is
-    /// none. Describes that one action, not the whole target.
-    package func registeredAction(target: String, action: String) -> (targetSummary: String?, action: ActionInfo)? {
-        state.withReadLock { registry in
-            guard let definition = registry.slots[target]?.definition, let found = definition.action(named: action), found.name == action else { return nil }
-            return (definition.summary, info(for: found, of: definition))
+    /// The action an agent may call as `target`/`action` (the short names as registered,
+    /// compared byte for byte: no full names or selectors), described, with its target's summary;
+    /// `nil` when there is none, or it is local-only, or a URL rule refuses it (as
+    /// ``agentRefusal(target:action:)`` says). What an agent is offered is decided here, once.
+    package func agentAction(target: String, action: String) -> (targetSummary: String?, action: ActionInfo)? {
+        state.withReadLockInPlace { registry in
+            guard let slot = registry.pointee.slots[target], let found = slot.definition.actions[action], !found.isLocalOnly,
+                Self.brokenTargetRule(target: target, action: action, policy: registry.pointee.urlPolicy) == nil
+            else { return nil }
+            return (slot.definition.summary, info(for: found))
         }
     }
 
     private func info(for definition: TargetDefinition) -> TargetInfo {
         TargetInfo(
             name: definition.name, summary: definition.summary, isAlwaysCached: definition.alwaysCached, hasInstances: definition.make != nil,
-            actions: definition.actionNames.compactMap { name in definition.action(named: name).map { info(for: $0, of: definition) } }
+            actions: definition.actionNames.compactMap { name in definition.action(named: name).map { info(for: $0) } }
         )
     }
 
-    private func info(for action: RegisteredAction, of definition: TargetDefinition) -> ActionInfo {
+    private func info(for action: RegisteredAction) -> ActionInfo {
         var isAsync = false
         if case .async = action.run { isAsync = true }
         return ActionInfo(

@@ -24,7 +24,7 @@ struct AgentTools {
         var tools: [String: Tool] = [:]
         var ambiguous: Set<String> = []
         for target in mediator.targets {
-            for action in target.actions where isOffered(action, of: target.name, in: mediator) {
+            for action in target.actions where mediator.agentAction(target: target.name, action: action.name) != nil {
                 guard let name = toolName(target: target.name, action: action.name) else { continue }
                 let tool = Tool(name: name, targetName: target.name, targetSummary: target.summary, action: action)
                 if tools.updateValue(tool, forKey: name) != nil { ambiguous.insert(name) }
@@ -39,23 +39,19 @@ struct AgentTools {
     static func tool(named name: String, in mediator: Mediator) -> Tool? {
         guard isToolName(name) else { return nil }
         var found: Tool?
-        let bytes = Array(name.utf8)
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            let targetName = String(decoding: bytes[..<index], as: UTF8.self)
-            let actionName = String(decoding: bytes[(index + 1)...], as: UTF8.self)
+        let cuts: [(target: String, action: String)] = withUTF8Bytes(of: name) { bytes in
+            bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }.map { index in
+                (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<index]), as: UTF8.self),
+                 String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...]), as: UTF8.self))
+            }
+        }
+        for (targetName, actionName) in cuts {
             // Names as registered only: `Target_Notes.create` is not a second name of `Notes.create`.
-            guard let (targetSummary, action) = mediator.registeredAction(target: targetName, action: actionName),
-                isOffered(action, of: targetName, in: mediator)
-            else { continue }
+            guard let (targetSummary, action) = mediator.agentAction(target: targetName, action: actionName) else { continue }
             if found != nil { return nil }
             found = Tool(name: name, targetName: targetName, targetSummary: targetSummary, action: action)
         }
         return found
-    }
-
-    /// Whether an agent may call `action`: the rules of a URL call for the names asked.
-    private static func isOffered(_ action: ActionInfo, of target: String, in mediator: Mediator) -> Bool {
-        !action.isLocalOnly && mediator.agentRefusal(target: target, action: action.name) == nil
     }
 
     /// `Target.action`, or nil when that is not a tool name the protocol accepts.
@@ -66,15 +62,16 @@ struct AgentTools {
 
     /// Whether `name` fits the protocol's tool names.
     static func isToolName(_ name: String) -> Bool {
-        let utf8 = name.utf8
-        return !utf8.isEmpty && utf8.count <= maximumNameLength
-            && utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-                case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."): true
-                default: false
+        withUTF8Bytes(of: name) { utf8 in
+            !utf8.isEmpty && utf8.count <= maximumNameLength
+                && utf8.allSatisfy { byte in
+                    switch byte {
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+                    case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."): true
+                    default: false
+                    }
                 }
-            }
+        }
     }
 
     /// The tool as `tools/list` shows it: its name, a title, the action's summary as its

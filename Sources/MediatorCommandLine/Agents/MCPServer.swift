@@ -148,15 +148,7 @@ public final class MCPServer: Sendable {
         }
         switch answer {
         case .result(let result): return JSONValue.object(["jsonrpc": .string("2.0"), "id": id.json, "result": result]).serialized
-        case .serializedResult(let result):
-            // The same text as `.result` would give, keys in order: "id", "jsonrpc", "result".
-            var response = Array(#"{"id":"#.utf8)
-            response.reserveCapacity(result.count + 48)
-            response += id.json.serialized.utf8
-            response += #","jsonrpc":"2.0","result":"#.utf8
-            response += result
-            response.append(UInt8(ascii: "}"))
-            return String(decoding: response, as: UTF8.self)
+        case .serializedResponse(let response): return String(decoding: response, as: UTF8.self)
         case .error(let code, let message): return Self.error(id: id, code: code, message)
         }
     }
@@ -174,8 +166,8 @@ public final class MCPServer: Sendable {
     /// What a request gets: a result, or a JSON-RPC error.
     enum Answer {
         case result(JSONValue)
-        /// A result already written as JSON text (a tool call's).
-        case serializedResult([UInt8])
+        /// The whole response, already written as JSON text (a tool call's).
+        case serializedResponse([UInt8])
         case error(ErrorCode, String)
     }
 
@@ -261,25 +253,35 @@ public final class MCPServer: Sendable {
         case .reserved(let name): client = name
         }
         // (Not under the lock: the task may run the whole call before it returns.)
-        let task = makeCallTask(tool, call, client: client)
-        // (Cancelling runs the action's cancellation handlers: never under the lock.)
-        let cancelledMeanwhile = state.withLock { state -> Bool in
-            state.running[id]?.task = task
-            return state.running[id]?.isCancelled ?? false
-        }
-        if cancelledMeanwhile { task.cancel() }
-        let outcome = await withTaskCancellationHandler {
-            await task.value
-        } onCancel: {
-            task.cancel()
+        let (task, finished) = startCall(tool, call, client: client)
+        let outcome: CallOutcome
+        if let finished {
+            outcome = finished
+        } else {
+            // (Cancelling runs the action's cancellation handlers: never under the lock.)
+            let cancelledMeanwhile = state.withLock { state -> Bool in
+                state.running[id]?.task = task
+                return state.running[id]?.isCancelled ?? false
+            }
+            if cancelledMeanwhile { task.cancel() }
+            outcome = await withTaskCancellationHandler {
+                await task.value
+            } onCancel: {
+                task.cancel()
+            }
         }
         let abandoned = state.withLock { state in state.running.removeValue(forKey: id)?.isCancelled ?? false }
         // The client said it no longer wants the answer: none is sent.
         if abandoned { return nil }
-        var result: [UInt8] = []
-        result.reserveCapacity(160)
-        outcome.writeToolResult(AgentTools.resultShape(of: tool.action), target: tool.targetName, action: tool.action.name, to: &result)
-        return .serializedResult(result)
+        // The text `.result` would give, keys in order: "id", "jsonrpc", "result".
+        var response: [UInt8] = []
+        response.reserveCapacity(256)
+        append(#"{"id":"#, to: &response)
+        id.write(to: &response)
+        append(#","jsonrpc":"2.0","result":"#, to: &response)
+        outcome.writeToolResult(AgentTools.resultShape(of: tool.action), target: tool.targetName, action: tool.action.name, to: &response)
+        response.append(UInt8(ascii: "}"))
+        return .serializedResponse(response)
     }
 
     /// What reserving a request's id found.
@@ -289,16 +291,24 @@ public final class MCPServer: Sendable {
         case duplicate, cancelled
     }
 
-    /// The task that runs a tool call. Where the system has it (macOS 26, iOS 26 and later,
-    /// Linux), it starts at once on the calling thread, and a call that does not wait is done
-    /// before the task is returned: no thread to wake, no hop. A calling task already cancelled
-    /// gets a task that starts later, so that the cancellation reaches the call before it begins.
-    private func makeCallTask(_ tool: AgentTools.Tool, _ params: Params, client: String) -> Task<CallOutcome, Never> {
+    /// Starts a tool call: its task, and how it ended if it was over before the task was
+    /// returned. Where the system has it (macOS 26, iOS 26 and later, Linux), the task starts at
+    /// once on the calling thread, and a call that does not wait is over by then: no thread to
+    /// wake, no hop, nothing to await. A calling task already cancelled gets a task that starts
+    /// later, so that the cancellation reaches the call before it begins.
+    private func startCall(_ tool: AgentTools.Tool, _ params: Params, client: String) -> (task: Task<CallOutcome, Never>, finished: CallOutcome?) {
         let (mediator, aroundCall) = (self.mediator, self.aroundCall)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !Task.isCancelled {
-            return Task.immediate { await Self.outcome(of: tool, params, on: mediator, for: client, around: aroundCall) }  // availability: guarded
+            let finished = ReadWriteLock<CallOutcome?>(nil)
+            let task = Task.immediate {  // availability: guarded
+                let outcome = await Self.outcome(of: tool, params, on: mediator, for: client, around: aroundCall)
+                // (Replaces nothing: no value is released under the lock.)
+                finished.withLock { $0 = outcome }
+                return outcome
+            }
+            return (task, finished.withReadLock { $0 })
         }
-        return Task { await Self.outcome(of: tool, params, on: mediator, for: client, around: aroundCall) }
+        return (Task { await Self.outcome(of: tool, params, on: mediator, for: client, around: aroundCall) }, nil)
     }
 
     /// How a tool call ends, run inside `aroundCall` if there is one.
@@ -369,6 +379,17 @@ enum RequestID: Hashable, Sendable {
         case .text(let text): .string(text)
         }
     }
+
+    /// Appends the id as JSON (as ``json`` is written).
+    func write(to output: inout [UInt8]) {
+        switch self {
+        case .number(let number): output += String(number).utf8
+        case .text(let text):
+            var quoted = ""
+            writeJSONString(text, to: &quoted)
+            output += quoted.utf8
+        }
+    }
 }
 
 /// How a tool call ended.
@@ -412,16 +433,25 @@ enum CallOutcome: Sendable {
             output += toolResult(shape, target: target, action: action).serialized.utf8
             return
         }
-        if !isObject || shape == .wrapped { json = Array(#"{"result":"#.utf8) + json + [UInt8(ascii: "}")] }
-        output += #"{"content":[{"text":""#.utf8
+        if !isObject || shape == .wrapped {
+            json.insert(contentsOf: #"{"result":"#.utf8, at: 0)
+            json.append(UInt8(ascii: "}"))
+        }
+        output.reserveCapacity(output.count + 2 * json.count + 64)
+        append(#"{"content":[{"text":""#, to: &output)
         // JSON text as a JSON string: the serializer escaped every control, bidi and invisible
         // character inside its strings already, and there is nothing else to escape outside
         // them, so only quotes and backslashes are left (as `writeJSONString` would write it).
-        for byte in json {
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { output.append(UInt8(ascii: "\\")) }
-            output.append(byte)
+        json.withUnsafeBufferPointer { json in
+            var start = 0
+            for index in json.indices where json[index] == UInt8(ascii: "\"") || json[index] == UInt8(ascii: "\\") {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: json[start..<index]))
+                output.append(UInt8(ascii: "\\"))
+                start = index
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: json[start...]))
         }
-        output += #"","type":"text"}],"structuredContent":"#.utf8
+        append(#"","type":"text"}],"structuredContent":"#, to: &output)
         output += json
         output.append(UInt8(ascii: "}"))
     }
@@ -429,4 +459,9 @@ enum CallOutcome: Sendable {
     private static func text(_ text: String) -> JSONValue {
         .object(["type": .string("text"), "text": .string(text)])
     }
+}
+
+/// Appends a literal's bytes (copied at once, not a byte at a time).
+private func append(_ literal: StaticString, to output: inout [UInt8]) {
+    output.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
 }
