@@ -41,8 +41,10 @@ struct AgentTools {
         var found: Tool?
         let cuts: [(target: String, action: String)] = withUTF8Bytes(of: name) { bytes in
             bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }.map { index in
-                (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<index]), as: UTF8.self),
-                 String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...]), as: UTF8.self))
+                (
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[..<index]), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...]), as: UTF8.self)
+                )
             }
         }
         for (targetName, actionName) in cuts {
