@@ -34,27 +34,26 @@ package struct JSONOutline: Sendable {
             }
         }
 
-        func text(in bytes: [UInt8]) -> String {
+        func text(in bytes: UnsafeBufferPointer<UInt8>) -> String {
             switch self {
-            case .plain(let range): bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            case .plain(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             case .text(let text): text
             }
         }
 
         /// Whether the two keys are the same string, as `String` compares them (two ASCII texts
         /// are equal only byte for byte; others may be equal in other bytes).
-        func isSame(as other: Key, in bytes: [UInt8]) -> Bool {
+        func isSame(as other: Key, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             if case .plain(let range) = self, case .plain(let otherRange) = other {
-                return range.count == otherRange.count
-                    && bytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]).elementsEqual(UnsafeBufferPointer(rebasing: $0[otherRange])) }
+                return sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), UnsafeBufferPointer(rebasing: bytes[otherRange]))
             }
             return text(in: bytes) == other.text(in: bytes)
         }
 
         /// Whether the key is the text whose UTF-8 is `text`.
-        func isSame(as text: UnsafeBufferPointer<UInt8>, isASCII: Bool, in bytes: [UInt8]) -> Bool {
+        func isSame(as text: UnsafeBufferPointer<UInt8>, isASCII: Bool, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             if case .plain(let range) = self, isASCII {
-                return range.count == text.count && bytes.withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[range]).elementsEqual(text) }
+                return sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), text)
             }
             return self.text(in: bytes) == String(decoding: text, as: UTF8.self)
         }
@@ -68,7 +67,8 @@ package struct JSONOutline: Sendable {
         case array(Range<Int>)
     }
 
-    private let bytes: [UInt8]
+    /// The text read: its bytes are lent again whenever a key or an array is read.
+    private let text: String
     private let entries: [Entry]
 
     /// How many members an object's repeated-key check compares one by one; past that, a set.
@@ -78,9 +78,10 @@ package struct JSONOutline: Sendable {
     package init(parsing text: String) throws(JSONValue.ParseError) {
         var entries: [Entry] = []
         entries.reserveCapacity(16)
-        bytes = try JSONValue.Parser.whole(text) { parser throws(JSONValue.ParseError) in
+        self.text = text
+        try JSONValue.Parser.whole(text) { parser throws(JSONValue.ParseError) in
             try Self.read(&parser, key: .plain(0..<0), depth: 0, into: &entries)
-        }.bytes
+        }
         self.entries = entries
     }
 
@@ -152,17 +153,26 @@ package struct JSONOutline: Sendable {
 
     /// The members of the object `node`, in the order written; `nil` when it is not an object.
     package func members(of node: Node) -> [(key: String, value: Node)]? {
+        members(of: node) { ($0, $1) }
+    }
+
+    /// Each member of the object `node`, in the order written, made into an element by
+    /// `element` from its key and value; `nil` when it is not an object.
+    package func members<Element>(of node: Node, _ element: (String, Node) -> Element) -> [Element]? {
         guard isObject(node) else { return nil }
-        return Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries).map { (entries[$0].key.text(in: bytes), Node(entry: $0)) }
+        return withUTF8Bytes(of: text) { bytes in
+            Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries).map { element(entries[$0].key.text(in: bytes), Node(entry: $0)) }
+        }
     }
 
     /// The member `key` of the object `node`; `nil` when it has none, or is not an object.
-    package func member(_ key: String, of node: Node) -> Node? {
+    package func member(_ key: StaticString, of node: Node) -> Node? {
         guard isObject(node) else { return nil }
-        return withUTF8Bytes(of: key) { wanted in
-            let isASCII = wanted.allSatisfy { $0 < 0x80 }
-            return Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries)
-                .first { entries[$0].key.isSame(as: wanted, isASCII: isASCII, in: bytes) }.map(Node.init(entry:))
+        return key.withUTF8Buffer { wanted in
+            withUTF8Bytes(of: text) { bytes in
+                Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries)
+                    .first { entries[$0].key.isSame(as: wanted, isASCII: key.isASCII, in: bytes) }.map(Node.init(entry:))
+            }
         }
     }
 
@@ -172,11 +182,15 @@ package struct JSONOutline: Sendable {
         case .scalar(let value): return value
         case .object:
             let members = Self.members(from: node.entry, upTo: entries[node.entry].next, in: entries)
-            return .object(Dictionary(uniqueKeysWithValues: members.map { (entries[$0].key.text(in: bytes), value(of: Node(entry: $0))) }))
+            let keys = withUTF8Bytes(of: text) { bytes in members.map { entries[$0].key.text(in: bytes) } }
+            // (Reading refused repeated keys; a repeat would keep the first rather than trap.)
+            return .object(Dictionary(zip(keys, members.map { value(of: Node(entry: $0)) }), uniquingKeysWith: { first, _ in first }))
         case .array(let range):
-            var parser = JSONValue.Parser(bytes: bytes, index: range.lowerBound)
-            // (It was read once already: it cannot fail now.)
-            return (try? parser.value(depth: 0)) ?? .null
+            return withUTF8Bytes(of: text) { bytes in
+                var parser = JSONValue.Parser(bytes: bytes, index: range.lowerBound)
+                // (It was read once already: it cannot fail now.)
+                return (try? parser.value(depth: 0)) ?? .null
+            }
         }
     }
 }

@@ -63,24 +63,29 @@ extension JSONValue {
 
     /// Parses one JSON value (RFC 8259), with nothing but whitespace after it.
     package init(parsing text: String) throws(ParseError) {
-        self = try Parser.whole(text) { parser throws(ParseError) in try parser.value(depth: 0) }.read
+        self = try Parser.whole(text) { parser throws(ParseError) in try parser.value(depth: 0) }
     }
 
+    /// Reads JSON text in place, from the bytes of a string (valid only while they are lent).
     struct Parser {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
         func error(_ reason: String) -> ParseError { ParseError(offset: index, reason: reason) }
 
         /// Reads all of `text` with `readValue`, which reads one value: only whitespace may be
-        /// around it. What it read, and the text's bytes.
-        static func whole<Read>(_ text: String, _ readValue: (inout Parser) throws(ParseError) -> Read) throws(ParseError) -> (read: Read, bytes: [UInt8]) {
-            var parser = Parser(bytes: Array(text.utf8))
-            parser.skipWhitespace()
-            let read = try readValue(&parser)
-            parser.skipWhitespace()
-            guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the value") }
-            return (read, parser.bytes)
+        /// around it.
+        static func whole<Read>(_ text: String, _ readValue: (inout Parser) throws(ParseError) -> Read) throws(ParseError) -> Read {
+            try withUTF8Bytes(of: text) { bytes in
+                Result { () throws(ParseError) in
+                    var parser = Parser(bytes: bytes)
+                    parser.skipWhitespace()
+                    let read = try readValue(&parser)
+                    parser.skipWhitespace()
+                    guard parser.index == parser.bytes.count else { throw parser.error("unexpected text after the value") }
+                    return read
+                }
+            }.get()
         }
 
         /// The first byte of a value at `depth`, after checking the depth and that there is one.
@@ -212,7 +217,7 @@ extension JSONValue {
         /// The text of a string read from these bytes.
         func text(of read: StringRead) -> String {
             switch read {
-            case .plain(let range): bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            case .plain(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
             case .text(let text): text
             }
         }

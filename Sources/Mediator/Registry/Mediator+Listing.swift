@@ -1,5 +1,11 @@
 // MARK: - Listing
 
+/// An action an agent may call, as a call to it needs it (``Mediator/agentCallable(target:action:)``).
+package struct AgentCallable: Sendable {
+    /// The declared result type, if any.
+    package let result: ParameterType?
+}
+
 /// A registered target as listings show it.
 public struct TargetInfo: Sendable, Equatable {
     /// The short name (`Notes`).
@@ -74,16 +80,16 @@ extension Mediator {
         state.withReadLock { registry in registry.slot(named: name).map { info(for: $0.definition) } }
     }
 
-    /// The action an agent may call as `target`/`action` (the short names as registered,
-    /// compared byte for byte: no full names or selectors), described, with its target's summary;
-    /// `nil` when there is none, or it is local-only, or a URL rule refuses it (as
+    /// Whether an agent may call `target`/`action` (the short names as registered, compared byte
+    /// for byte: no full names or selectors), and if so, its declared result type: `nil` when
+    /// there is no such action, or it is local-only, or a URL rule refuses it (as
     /// ``agentRefusal(target:action:)`` says). What an agent is offered is decided here, once.
-    package func agentAction(target: String, action: String) -> (targetSummary: String?, action: ActionInfo)? {
+    package func agentCallable(target: String, action: String) -> AgentCallable? {
         state.withReadLockInPlace { registry in
             guard let slot = registry.pointee.slots[target], let found = slot.definition.actions[action], !found.isLocalOnly,
                 Self.brokenTargetRule(target: target, action: action, policy: registry.pointee.urlPolicy) == nil
             else { return nil }
-            return (slot.definition.summary, info(for: found))
+            return AgentCallable(result: found.contract?.result)
         }
     }
 

@@ -8,12 +8,19 @@ import MediatorDiagnostics
 /// `A`-`Z`, `a`-`z`, `0`-`9`, `_`, `-`, `.`). Names may hold `.` themselves, so two pairs can make
 /// the same tool name (`a.b`/`c` and `a`/`b.c`): such a name names neither.
 struct AgentTools {
-    /// One tool and the action it calls.
+    /// One tool and the action it calls, as the listing shows it.
     struct Tool {
         let name: String
         let targetName: String
         let targetSummary: String?
         let action: ActionInfo
+    }
+
+    /// One tool, as a call needs it: the action it calls, and how its results are given.
+    struct Callable {
+        let targetName: String
+        let actionName: String
+        let shape: ResultShape
     }
 
     /// The longest tool name the protocol accepts.
@@ -24,7 +31,7 @@ struct AgentTools {
         var tools: [String: Tool] = [:]
         var ambiguous: Set<String> = []
         for target in mediator.targets {
-            for action in target.actions where mediator.agentAction(target: target.name, action: action.name) != nil {
+            for action in target.actions where mediator.agentCallable(target: target.name, action: action.name) != nil {
                 guard let name = toolName(target: target.name, action: action.name) else { continue }
                 let tool = Tool(name: name, targetName: target.name, targetSummary: target.summary, action: action)
                 if tools.updateValue(tool, forKey: name) != nil { ambiguous.insert(name) }
@@ -36,24 +43,20 @@ struct AgentTools {
 
     /// The tool called `name`, or nil when no action is offered under that name (or two are).
     /// Looks up each way of cutting the name at a `.` rather than listing every tool.
-    static func tool(named name: String, in mediator: Mediator) -> Tool? {
+    static func callable(named name: String, in mediator: Mediator) -> Callable? {
         guard isToolName(name) else { return nil }
-        var found: Tool?
-        let cuts: [(target: String, action: String)] = withUTF8Bytes(of: name) { bytes in
-            bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }.map { index in
-                (
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[..<index]), as: UTF8.self),
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...]), as: UTF8.self)
-                )
+        return withUTF8Bytes(of: name) { bytes in
+            var found: Callable?
+            for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
+                let targetName = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<index]), as: UTF8.self)
+                let actionName = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 1)...]), as: UTF8.self)
+                // Names as registered only: `Target_Notes.create` is not a second name of `Notes.create`.
+                guard let callable = mediator.agentCallable(target: targetName, action: actionName) else { continue }
+                if found != nil { return nil }
+                found = Callable(targetName: targetName, actionName: actionName, shape: resultShape(of: callable.result))
             }
+            return found
         }
-        for (targetName, actionName) in cuts {
-            // Names as registered only: `Target_Notes.create` is not a second name of `Notes.create`.
-            guard let (targetSummary, action) = mediator.agentAction(target: targetName, action: actionName) else { continue }
-            if found != nil { return nil }
-            found = Tool(name: name, targetName: targetName, targetSummary: targetSummary, action: action)
-        }
-        return found
     }
 
     /// `Target.action`, or nil when that is not a tool name the protocol accepts.
@@ -96,7 +99,7 @@ struct AgentTools {
         }
         if let fields = RegistryDescription.resultSchema(of: tool.action) {
             let schema = JSONValue(tree: .object(fields))
-            switch resultShape(of: tool.action) {
+            switch resultShape(of: tool.action.result) {
             case .object: object["outputSchema"] = schema
             case .wrapped:
                 object["outputSchema"] = .object([
@@ -122,8 +125,8 @@ struct AgentTools {
 
     /// The shape of `action`'s results: read from its declared type's kind, without building
     /// the schema (a call needs only this).
-    static func resultShape(of action: ActionInfo) -> ResultShape {
-        switch action.result?.kind {
+    static func resultShape(of result: ParameterType?) -> ResultShape {
+        switch result?.kind {
         case nil, .value?: .free
         case .object?: .object
         case .string?, .integer?, .number?, .boolean?, .array?: .wrapped

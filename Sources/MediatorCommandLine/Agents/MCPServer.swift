@@ -107,7 +107,7 @@ public final class MCPServer: Sendable {
         guard outline.isObject(outline.root) else {
             return Self.error(id: nil, code: .invalidRequest, "Invalid Request: a message is one JSON object (batches are not supported)")
         }
-        func member(_ key: String) -> JSONValue? { outline.member(key, of: outline.root).map(outline.value(of:)) }
+        func member(_ key: StaticString) -> JSONValue? { outline.member(key, of: outline.root).map(outline.value(of:)) }
         let id: RequestID?
         switch member("id") {
         case nil: id = nil
@@ -158,7 +158,7 @@ public final class MCPServer: Sendable {
         let outline: JSONOutline
         let params: JSONOutline.Node
 
-        func member(_ key: String) -> JSONOutline.Node? { outline.member(key, of: params) }
+        func member(_ key: StaticString) -> JSONOutline.Node? { outline.member(key, of: params) }
     }
 
     // MARK: - Methods
@@ -232,7 +232,7 @@ public final class MCPServer: Sendable {
         } else {
             arguments = []
         }
-        guard let tool = AgentTools.tool(named: name, in: mediator) else {
+        guard let tool = AgentTools.callable(named: name, in: mediator) else {
             return .error(.invalidParams, "Unknown tool: \(quoted(oneLine(name, limit: 200)))")
         }
         let call = Params(distinctPairs: arguments.map { ($0.key, params.outline.value(of: $0.value).parameterValue) })
@@ -253,10 +253,11 @@ public final class MCPServer: Sendable {
         case .reserved(let name): client = name
         }
         // (Not under the lock: the task may run the whole call before it returns.)
-        let (task, finished) = startCall(tool, call, client: client)
+        let (task, isOver) = startCall(tool, call, client: client)
         let outcome: CallOutcome
-        if let finished {
-            outcome = finished
+        if isOver {
+            // (The task has ended: its value is there without waiting.)
+            outcome = await task.value
         } else {
             // (Cancelling runs the action's cancellation handlers: never under the lock.)
             let cancelledMeanwhile = state.withLock { state -> Bool in
@@ -279,7 +280,7 @@ public final class MCPServer: Sendable {
         append(#"{"id":"#, to: &response)
         id.write(to: &response)
         append(#","jsonrpc":"2.0","result":"#, to: &response)
-        outcome.writeToolResult(AgentTools.resultShape(of: tool.action), target: tool.targetName, action: tool.action.name, to: &response)
+        outcome.writeToolResult(tool.shape, target: tool.targetName, action: tool.actionName, to: &response)
         response.append(UInt8(ascii: "}"))
         return .serializedResponse(response)
     }
@@ -291,29 +292,28 @@ public final class MCPServer: Sendable {
         case duplicate, cancelled
     }
 
-    /// Starts a tool call: its task, and how it ended if it was over before the task was
-    /// returned. Where the system has it (macOS 26, iOS 26 and later, Linux), the task starts at
-    /// once on the calling thread, and a call that does not wait is over by then: no thread to
-    /// wake, no hop, nothing to await. A calling task already cancelled gets a task that starts
-    /// later, so that the cancellation reaches the call before it begins.
-    private func startCall(_ tool: AgentTools.Tool, _ params: Params, client: String) -> (task: Task<CallOutcome, Never>, finished: CallOutcome?) {
+    /// Starts a tool call: its task, and whether the call was over before the task was returned.
+    /// Where the system has it (macOS 26, iOS 26 and later, Linux), the task starts at once on the
+    /// calling thread, and a call that does not wait is over by then: no thread to wake, no hop,
+    /// no cancellation handler to install. A calling task already cancelled gets a task that
+    /// starts later, so that the cancellation reaches the call before it begins.
+    private func startCall(_ tool: AgentTools.Callable, _ params: Params, client: String) -> (task: Task<CallOutcome, Never>, isOver: Bool) {
         let (mediator, aroundCall) = (self.mediator, self.aroundCall)
         if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *), !Task.isCancelled {
-            let finished = ReadWriteLock<CallOutcome?>(nil)
+            let over = AtomicWord()
             let task = Task.immediate {  // availability: guarded
                 let outcome = await Self.outcome(of: tool, params, on: mediator, for: client, around: aroundCall)
-                // (Replaces nothing: no value is released under the lock.)
-                finished.withLock { $0 = outcome }
+                over.store(1)
                 return outcome
             }
-            return (task, finished.withReadLock { $0 })
+            return (task, over.load() == 1)
         }
-        return (Task { await Self.outcome(of: tool, params, on: mediator, for: client, around: aroundCall) }, nil)
+        return (Task { await Self.outcome(of: tool, params, on: mediator, for: client, around: aroundCall) }, false)
     }
 
     /// How a tool call ends, run inside `aroundCall` if there is one.
     private static func outcome(
-        of tool: AgentTools.Tool, _ params: Params, on mediator: Mediator, for client: String, around aroundCall: CommandLineTool.RequestWrapper?
+        of tool: AgentTools.Callable, _ params: Params, on mediator: Mediator, for client: String, around aroundCall: CommandLineTool.RequestWrapper?
     ) async -> CallOutcome {
         var outcome = CallOutcome.failure(.environment("the call did not run"))
         do {
@@ -329,9 +329,9 @@ public final class MCPServer: Sendable {
     }
 
     /// One tool call through the mediator's pipeline, as an agent's.
-    private static func run(_ tool: AgentTools.Tool, _ params: Params, on mediator: Mediator, for client: String) async -> CallOutcome {
+    private static func run(_ tool: AgentTools.Callable, _ params: Params, on mediator: Mediator, for client: String) async -> CallOutcome {
         do throws(MediatorError) {
-            return .value(try await mediator.callFromAgent(target: tool.targetName, action: tool.action.name, params: params, client: client))
+            return .value(try await mediator.callFromAgent(target: tool.targetName, action: tool.actionName, params: params, client: client))
         } catch {
             return .failure(.call(error))
         }
