@@ -203,7 +203,7 @@ struct InterceptionPolicyTests {
         let error = try #require(callError { try world.mediator.callNow(url: "app://Notes/go") })
         #expect(
             error.description
-                == #"Archive/echo: a URL call was redirected here and refused: target "Archive" is not open to URL calls (allowed: Notes) (redirected from Notes/go)"#
+                == #"Archive/echo: a remote call (a URL's or an agent's) was redirected here and refused: target "Archive" is not open to URL calls (allowed: Notes) (redirected from Notes/go)"#
         )
         #expect(error.redirectedFrom == ["Notes/go"])
     }
@@ -217,7 +217,7 @@ struct InterceptionPolicyTests {
         let error = try #require(callError { try world.mediator.callNow(url: "app://Notes/go") })
         #expect(
             error.description
-                == #"Profile/nativeWipe: a URL call was redirected here and refused: actions whose name begins with "native" cannot be called by URL (redirected from Notes/go)"#
+                == #"Profile/nativeWipe: a remote call (a URL's or an agent's) was redirected here and refused: actions whose name begins with "native" cannot be called by URL (redirected from Notes/go)"#
         )
     }
 
