@@ -91,7 +91,8 @@ extension Mediator {
         }
         route = longer
         guard let policy = remotePolicy, let why = brokenTargetRule(target: to.target, action: to.action, policy: policy) else { return nil }
-        var error = MediatorError(.forbidden, target: to.target, action: to.action, reason: "a remote call (a URL's or an agent's) was redirected here and refused: \(why)")
+        let reason = "a remote call (a URL's or an agent's) was redirected here and refused: \(why)"
+        var error = MediatorError(.forbidden, target: to.target, action: to.action, reason: reason)
         error.isURLRefusal = true
         return error
     }
