@@ -94,7 +94,7 @@ public final class MCPServer: Sendable {
     /// the calling task cancels the call. The call runs in a task of its own (so that
     /// `notifications/cancelled` can cancel it), which starts on the calling thread where the
     /// system has `Task.immediate` (macOS 26, iOS 26 and later; Linux): until the action first
-    /// waits, it runs as if called directly.
+    /// waits it runs as if called directly, and a cancellation meanwhile reaches it only there.
     ///
     /// - Parameter message: the message's JSON text.
     /// - Returns: the response's JSON text on one line, or `nil` for a notification, a response
