@@ -272,7 +272,7 @@ struct InterceptionCommandLineTests {
         #expect((json.json?["error"] as? [String: Any])?["code"] as? String == bad.code, "\(json)")
     }
 
-    @Test("Review: the same cyclic file gets the same message on every run (RedirectTable walks its entries in hash order)")
+    @Test("The same cyclic file gets the same message on every run (RedirectTable walks its entries in hash order)")
     func cycleMessageIsStable() throws {
         let directory = PlantedDirectory()
         try directory.write(#"{"redirects": {"A/x": "B/x", "B/x": "C/x", "C/x": "A/x"}}"#, to: "f")

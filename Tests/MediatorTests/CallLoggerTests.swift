@@ -79,7 +79,7 @@ struct CallLoggerTests {
         #expect(line.contains(" depth=1 \"" + String(repeating: "a", count: 200) + "…\" ok "))
     }
 
-    @Test("Review: a duration that rounds up to the next unit is written in that unit (1.0ms, not 1000.0µs)")
+    @Test("A duration that rounds up to the next unit is written in that unit (1.0ms, not 1000.0µs)")
     func durationRoundingAtUnitBoundaries() {
         #expect(CallRecord.formatted(nanoseconds: 999_949) == "999.9µs")
         #expect(CallRecord.formatted(nanoseconds: 999_960) == "1.0ms")

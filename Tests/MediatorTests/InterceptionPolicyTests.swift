@@ -256,7 +256,7 @@ struct InterceptionPolicyTests {
 }
 
 @Suite("Observers hear of refused URLs; handles keep their resolution under interception")
-struct InterceptionReviewTests {
+struct InterceptionPolicyEdgeTests {
     @Test("Observers are told of URL calls the URL rules refuse as the URL is read (CallObserver's documentation)")
     func observersSeeParseRefusals() throws {
         let world = try InterceptionWorld()

@@ -2,15 +2,14 @@ import Mediator
 import TestSupport
 import Testing
 
-// A hostile review of the speed changes since ce7ee67: Params kept as pairs read through raw
+// The fast paths against the behaviour they must keep: Params kept as pairs read through raw
 // pointers, typed action handles with an inlined fast path, the call depth in a C thread-local
-// word, the flat route trie with hashed literal children, the deep-link review fixes and the
-// inlined typed results. A test that fails asserts the documented (correct) behaviour.
+// word, the flat route trie with hashed literal children, deep links, and inlined typed results.
 
 // MARK: - Shared fixtures
 
 /// A class value whose instances count their deinitialisation, to find leaks and double frees.
-final class ReviewSpeedTracked: Sendable {
+final class FastPathTracked: Sendable {
     /// The instance's number.
     let id: Int
     /// Incremented once when the instance goes away.
@@ -27,7 +26,7 @@ final class ReviewSpeedTracked: Sendable {
 }
 
 /// A value larger than an existential's inline buffer (three words), so it is boxed.
-struct ReviewSpeedLarge: Sendable, Equatable {
+struct FastPathLarge: Sendable, Equatable {
     /// Payload words.
     var a, b, c, d, e, f, g, h: Int
     /// A text field, so the value holds a reference too.
@@ -69,8 +68,8 @@ private func numbered(_ count: Int) -> Params {
 
 // MARK: - Params
 
-@Suite("Review speed: Params as pairs")
-struct ReviewSpeedParamsTests {
+@Suite("Params as pairs")
+struct ParamsPairsTests {
     /// The answers of `params` that a dictionary model must give too, for `probes`.
     private func expectLike(_ params: Params, _ model: [String: any Sendable], probes: [String], _ context: String) {
         #expect(params.count == model.count, "count \(context)")
@@ -142,7 +141,7 @@ struct ReviewSpeedParamsTests {
     func noLeaksNoDoubleFrees() throws {
         let made = Counter()
         let freed = Counter()
-        func make(_ id: Int) -> ReviewSpeedTracked { ReviewSpeedTracked(id, made: made, freed: freed) }
+        func make(_ id: Int) -> FastPathTracked { FastPathTracked(id, made: made, freed: freed) }
         do {
             var small: Params = ["a": make(1), "b": make(2), "a": make(3)]
             var copy = small
@@ -154,15 +153,15 @@ struct ReviewSpeedParamsTests {
                 "a": make(30), "b": make(31), "c": make(32), "d": make(33), "e": make(34), "f": make(35), "g": make(36), "h": make(37), "i": make(38),
             ]
             let distinct: Params = ["x": make(40), "y": make(41), "z": make(42)]
-            #expect(try small.value("a", as: ReviewSpeedTracked.self).id == 3)
-            #expect(try distinct.value("y", as: ReviewSpeedTracked.self).id == 41)
-            #expect(try big.valueIfPresent("i", as: ReviewSpeedTracked.self)?.id == 38)
-            #expect((copy["k1"] as? ReviewSpeedTracked)?.id == 11)
+            #expect(try small.value("a", as: FastPathTracked.self).id == 3)
+            #expect(try distinct.value("y", as: FastPathTracked.self).id == 41)
+            #expect(try big.valueIfPresent("i", as: FastPathTracked.self)?.id == 38)
+            #expect((copy["k1"] as? FastPathTracked)?.id == 11)
             #expect(small.values.count == 2)
             #expect(!big.description.isEmpty && !copy.description.isEmpty && !distinct.description.isEmpty)
             small["b"] = make(5)
             small["b"] = make(6)
-            #expect((small["b"] as? ReviewSpeedTracked)?.id == 6)
+            #expect((small["b"] as? FastPathTracked)?.id == 6)
             #expect(copy.count == 1 + 1 + 6)
             #expect(made.value - freed.value == 2 + 8 + 9 + 3, "live instances while the params exist")
         }
@@ -192,7 +191,7 @@ struct ReviewSpeedParamsTests {
     func valuesOfEveryKind() throws {
         let none: Int? = nil
         let closure: @Sendable (Int) -> Int = { $0 * 2 }
-        let large = ReviewSpeedLarge(a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, name: "large value of many words")
+        let large = FastPathLarge(a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, name: "large value of many words")
         let params: Params = ["none": none as any Sendable, "closure": closure, "large": large, "some": Int?.some(5) as any Sendable]
         #expect(params.count == 4)
         #expect(params.keys == ["closure", "large", "none", "some"])
@@ -202,7 +201,7 @@ struct ReviewSpeedParamsTests {
         #expect(try params.value("none", as: Int.self, default: 9) == 9)
         #expect(speedFailure { _ = try params.value("none", as: Int.self) }?.code == .invalidParameter)
         #expect(try params.value("closure", as: (@Sendable (Int) -> Int).self)(21) == 42)
-        #expect(try params.value("large", as: ReviewSpeedLarge.self) == large)
+        #expect(try params.value("large", as: FastPathLarge.self) == large)
         #expect(try params.value("some", as: Int.self) == 5)
         let model: [String: any Sendable] = ["none": none as any Sendable, "closure": closure, "large": large, "some": Int?.some(5) as any Sendable]
         #expect(params.description == Params(model).description)
@@ -281,7 +280,7 @@ struct ReviewSpeedParamsTests {
     @Test("A URL query repeating a key in two spellings of é is one key, as before, with few and many items")
     func urlQueryKeys() throws {
         let mediator = Mediator()
-        try mediator.register(target: "Echo", make: { _ in ReviewSpeedBox() }, actions: [Action("echo") { _, params in params }])
+        try mediator.register(target: "Echo", make: { _ in FastPathBox() }, actions: [Action("echo") { _, params in params }])
         let few = try mediator.callNow(url: "myapp://Echo/echo?%C3%A9=1&e%CC%81=2&x=3") as? Params
         #expect(few?.count == 2)
         #expect(few?["é"] as? [String] == ["1", "2"])
@@ -295,7 +294,7 @@ struct ReviewSpeedParamsTests {
 }
 
 /// An empty target instance.
-final class ReviewSpeedBox: Sendable {
+final class FastPathBox: Sendable {
     /// A box.
     init() {}
 }
@@ -303,7 +302,7 @@ final class ReviewSpeedBox: Sendable {
 // MARK: - Typed handles
 
 /// A typed input.
-struct ReviewSpeedIn: Codable, Sendable, Equatable {
+struct FastPathIn: Codable, Sendable, Equatable {
     /// The number.
     var n: Int
     /// Where a recursing body stops.
@@ -311,13 +310,13 @@ struct ReviewSpeedIn: Codable, Sendable, Equatable {
 }
 
 /// A typed output.
-struct ReviewSpeedOut: Codable, Sendable, Equatable {
+struct FastPathOut: Codable, Sendable, Equatable {
     /// The number.
     var n: Int
 }
 
 /// Another input type with the same fields: a key of it reaches the same action by its plain form.
-struct ReviewSpeedOtherIn: Codable, Sendable, Equatable {
+struct FastPathOtherIn: Codable, Sendable, Equatable {
     /// The number.
     var n: Int
     /// Where a recursing body stops.
@@ -325,20 +324,20 @@ struct ReviewSpeedOtherIn: Codable, Sendable, Equatable {
 }
 
 /// Another output type with the same fields.
-struct ReviewSpeedOtherOut: Codable, Sendable, Equatable {
+struct FastPathOtherOut: Codable, Sendable, Equatable {
     /// The number.
     var n: Int
 }
 
 /// What a keyed body throws.
-struct ReviewSpeedFailure: Error, CustomStringConvertible {
+struct FastPathFailure: Error, CustomStringConvertible {
     /// The text.
     let message: String
     /// The text.
     var description: String { message }
 }
 
-extension ActionKey where Input == ReviewSpeedIn, Output == ReviewSpeedOut {
+extension ActionKey where Input == FastPathIn, Output == FastPathOut {
     /// Doubles `n`.
     static var rsDouble: Self { Self(target: "RSKeyed", action: "double") }
     /// Throws.
@@ -354,48 +353,48 @@ extension ActionKey where Input == ReviewSpeedIn, Output == ReviewSpeedOut {
 }
 
 /// The keyed target: its factory numbers nothing; its recursing bodies count their runs.
-final class ReviewSpeedKeyed: Sendable {
+final class FastPathKeyed: Sendable {
     /// The mediator, for the recursing body.
     let mediator: Mediator
     /// Runs of the recursing bodies.
     let runs: Counter
     /// The handle the handle-recursing body calls.
-    let box: ReadWriteLock<ActionHandle<ReviewSpeedIn, ReviewSpeedOut>?>
+    let box: ReadWriteLock<ActionHandle<FastPathIn, FastPathOut>?>
 
     /// An instance calling back into `mediator`.
-    init(mediator: Mediator, runs: Counter, box: ReadWriteLock<ActionHandle<ReviewSpeedIn, ReviewSpeedOut>?>) {
+    init(mediator: Mediator, runs: Counter, box: ReadWriteLock<ActionHandle<FastPathIn, FastPathOut>?>) {
         self.mediator = mediator
         self.runs = runs
         self.box = box
     }
 
     /// The keyed actions.
-    static let actions: [Action<ReviewSpeedKeyed>] = [
-        Action(.rsDouble) { _, input in ReviewSpeedOut(n: input.n * 2) },
-        Action(.rsFail) { _, input in throw ReviewSpeedFailure(message: "boom \(input.n)") },
+    static let actions: [Action<FastPathKeyed>] = [
+        Action(.rsDouble) { _, input in FastPathOut(n: input.n * 2) },
+        Action(.rsFail) { _, input in throw FastPathFailure(message: "boom \(input.n)") },
         Action(.rsRecurse) { target, input in
             target.runs.increment()
-            guard input.n < input.stop else { return ReviewSpeedOut(n: input.n) }
-            return try target.mediator.callNow(.rsRecurse, ReviewSpeedIn(n: input.n + 1, stop: input.stop))
+            guard input.n < input.stop else { return FastPathOut(n: input.n) }
+            return try target.mediator.callNow(.rsRecurse, FastPathIn(n: input.n + 1, stop: input.stop))
         },
         Action(.rsRecurseHandle) { target, input in
             target.runs.increment()
-            guard input.n < input.stop, let handle = target.box.withReadLock({ $0 }) else { return ReviewSpeedOut(n: input.n) }
-            return try handle.callNow(ReviewSpeedIn(n: input.n + 1, stop: input.stop))
+            guard input.n < input.stop, let handle = target.box.withReadLock({ $0 }) else { return FastPathOut(n: input.n) }
+            return try handle.callNow(FastPathIn(n: input.n + 1, stop: input.stop))
         },
         Action(.rsLater) { _, input async throws in
             try Task.checkCancellation()
-            return ReviewSpeedOut(n: input.n * 3)
+            return FastPathOut(n: input.n * 3)
         },
     ]
 }
 
 /// Counts what it sees and answers `answer` when set.
-struct ReviewSpeedInterceptor: Interceptor {
+struct FastPathInterceptor: Interceptor {
     /// Calls seen.
     let seen: Counter
     /// The answer, if any.
-    let answer: ReviewSpeedOut?
+    let answer: FastPathOut?
 
     /// Counts and answers or proceeds.
     func intercept(_ request: inout CallRequest) throws -> InterceptorDecision {
@@ -405,7 +404,7 @@ struct ReviewSpeedInterceptor: Interceptor {
 }
 
 /// Counts finished calls.
-struct ReviewSpeedObserver: CallObserver {
+struct FastPathObserver: CallObserver {
     /// Records seen.
     let seen: Counter
 
@@ -414,13 +413,13 @@ struct ReviewSpeedObserver: CallObserver {
 }
 
 /// A world with the keyed target `RSKeyed` and the by-name target `RSPlain`.
-struct ReviewSpeedWorld {
+struct FastPathWorld {
     /// The mediator.
     let mediator: Mediator
     /// Runs of the recursing bodies.
     let runs = Counter()
     /// The handle the handle-recursing body calls.
-    let box = ReadWriteLock<ActionHandle<ReviewSpeedIn, ReviewSpeedOut>?>(nil)
+    let box = ReadWriteLock<ActionHandle<FastPathIn, FastPathOut>?>(nil)
 
     /// A world whose mediator allows `depth` nested calls.
     init(depth: Int = Mediator.defaultMaximumCallDepth) throws {
@@ -428,9 +427,9 @@ struct ReviewSpeedWorld {
         let runs = runs
         let box = box
         try mediator.register(
-            target: "RSKeyed", make: { mediator in ReviewSpeedKeyed(mediator: mediator, runs: runs, box: box) }, actions: ReviewSpeedKeyed.actions)
+            target: "RSKeyed", make: { mediator in FastPathKeyed(mediator: mediator, runs: runs, box: box) }, actions: FastPathKeyed.actions)
         try mediator.register(
-            target: "RSPlain", make: { _ in ReviewSpeedBox() },
+            target: "RSPlain", make: { _ in FastPathBox() },
             actions: [Action("double") { _, params in ["n": try params.value("n", as: Int.self) * 2] as [String: any Sendable] }])
     }
 }
@@ -445,71 +444,71 @@ private func callKeyNow<Input, Output>(_ mediator: Mediator, _ key: ActionKey<In
     try mediator.callNow(key, input)
 }
 
-@Suite("Review speed: typed handles")
-struct ReviewSpeedHandleTests {
+@Suite("Typed handles: the fast path")
+struct TypedHandleFastPathTests {
     @Test("A body's error is the same from the fast path, the general path, the intercepted path and a call by key")
     func sameErrors() throws {
-        let world = try ReviewSpeedWorld()
+        let world = try FastPathWorld()
         let fast = try world.mediator.handle(.rsFail, shouldCacheTarget: true)
         let general = try world.mediator.handle(.rsFail)
-        let byKey = errorParts(speedFailure { _ = try callKeyNow(world.mediator, .rsFail, ReviewSpeedIn(n: 1)) })
+        let byKey = errorParts(speedFailure { _ = try callKeyNow(world.mediator, .rsFail, FastPathIn(n: 1)) })
         #expect(byKey.hasPrefix("actionFailed RSKeyed fail"))
-        #expect(errorParts(speedFailure { _ = try callNow(fast, ReviewSpeedIn(n: 1)) }) == byKey)
-        #expect(errorParts(speedFailure { _ = try callNow(general, ReviewSpeedIn(n: 1)) }) == byKey)
-        let underlying = speedFailure { _ = try callNow(fast, ReviewSpeedIn(n: 1)) }?.underlying
-        #expect((underlying as? ReviewSpeedFailure)?.message == "boom 1")
-        _ = world.mediator.addInterceptor(ReviewSpeedInterceptor(seen: Counter(), answer: nil))
-        #expect(errorParts(speedFailure { _ = try callNow(fast, ReviewSpeedIn(n: 1)) }) == byKey)
+        #expect(errorParts(speedFailure { _ = try callNow(fast, FastPathIn(n: 1)) }) == byKey)
+        #expect(errorParts(speedFailure { _ = try callNow(general, FastPathIn(n: 1)) }) == byKey)
+        let underlying = speedFailure { _ = try callNow(fast, FastPathIn(n: 1)) }?.underlying
+        #expect((underlying as? FastPathFailure)?.message == "boom 1")
+        _ = world.mediator.addInterceptor(FastPathInterceptor(seen: Counter(), answer: nil))
+        #expect(errorParts(speedFailure { _ = try callNow(fast, FastPathIn(n: 1)) }) == byKey)
     }
 
     @Test("Full names in the key: the handle's errors name the call as the call by key does")
     func fullNames() throws {
-        let world = try ReviewSpeedWorld()
-        let key = ActionKey<ReviewSpeedIn, ReviewSpeedOut>(target: "Target_RSKeyed", action: "Action_fail")
+        let world = try FastPathWorld()
+        let key = ActionKey<FastPathIn, FastPathOut>(target: "Target_RSKeyed", action: "Action_fail")
         let fast = try world.mediator.handle(key, shouldCacheTarget: true)
-        let byKey = errorParts(speedFailure { _ = try callKeyNow(world.mediator, key, ReviewSpeedIn(n: 2)) })
-        #expect(errorParts(speedFailure { _ = try callNow(fast, ReviewSpeedIn(n: 2)) }) == byKey)
-        let double = ActionKey<ReviewSpeedIn, ReviewSpeedOut>(target: "Target_RSKeyed", action: "Action_double")
-        #expect(try callNow(world.mediator.handle(double, shouldCacheTarget: true), ReviewSpeedIn(n: 4)) == ReviewSpeedOut(n: 8))
+        let byKey = errorParts(speedFailure { _ = try callKeyNow(world.mediator, key, FastPathIn(n: 2)) })
+        #expect(errorParts(speedFailure { _ = try callNow(fast, FastPathIn(n: 2)) }) == byKey)
+        let double = ActionKey<FastPathIn, FastPathOut>(target: "Target_RSKeyed", action: "Action_double")
+        #expect(try callNow(world.mediator.handle(double, shouldCacheTarget: true), FastPathIn(n: 4)) == FastPathOut(n: 8))
     }
 
     @Test("Interceptors and observers added after the handle was made see its calls; removed ones stop")
     func laterInterception() throws {
-        let world = try ReviewSpeedWorld()
+        let world = try FastPathWorld()
         let fast = try world.mediator.handle(.rsDouble, shouldCacheTarget: true)
-        #expect(try callNow(fast, ReviewSpeedIn(n: 2)) == ReviewSpeedOut(n: 4))
+        #expect(try callNow(fast, FastPathIn(n: 2)) == FastPathOut(n: 4))
         let seen = Counter()
-        let id = world.mediator.addInterceptor(ReviewSpeedInterceptor(seen: seen, answer: ReviewSpeedOut(n: -1)))
-        #expect(try callNow(fast, ReviewSpeedIn(n: 2)) == ReviewSpeedOut(n: -1))
+        let id = world.mediator.addInterceptor(FastPathInterceptor(seen: seen, answer: FastPathOut(n: -1)))
+        #expect(try callNow(fast, FastPathIn(n: 2)) == FastPathOut(n: -1))
         #expect(seen.value == 1)
         _ = world.mediator.removeInterception(id)
-        #expect(try callNow(fast, ReviewSpeedIn(n: 2)) == ReviewSpeedOut(n: 4))
+        #expect(try callNow(fast, FastPathIn(n: 2)) == FastPathOut(n: 4))
         #expect(seen.value == 1)
         let records = Counter()
-        let observer = world.mediator.addObserver(ReviewSpeedObserver(seen: records))
-        #expect(try callNow(fast, ReviewSpeedIn(n: 3)) == ReviewSpeedOut(n: 6))
+        let observer = world.mediator.addObserver(FastPathObserver(seen: records))
+        #expect(try callNow(fast, FastPathIn(n: 3)) == FastPathOut(n: 6))
         #expect(records.value == 1)
         _ = world.mediator.removeInterception(observer)
-        #expect(try callNow(fast, ReviewSpeedIn(n: 3)) == ReviewSpeedOut(n: 6))
+        #expect(try callNow(fast, FastPathIn(n: 3)) == FastPathOut(n: 6))
         #expect(records.value == 1)
     }
 
     @Test("A key of other types with the same fields, and an action registered by name, answer as the call by key")
     func otherTypes() throws {
-        let world = try ReviewSpeedWorld()
-        let other = ActionKey<ReviewSpeedOtherIn, ReviewSpeedOtherOut>(target: "RSKeyed", action: "double")
+        let world = try FastPathWorld()
+        let other = ActionKey<FastPathOtherIn, FastPathOtherOut>(target: "RSKeyed", action: "double")
         let handle = try world.mediator.handle(other, shouldCacheTarget: true)
-        #expect(try callNow(handle, ReviewSpeedOtherIn(n: 5)) == ReviewSpeedOtherOut(n: 10))
-        #expect(try callKeyNow(world.mediator, other, ReviewSpeedOtherIn(n: 5)) == ReviewSpeedOtherOut(n: 10))
+        #expect(try callNow(handle, FastPathOtherIn(n: 5)) == FastPathOtherOut(n: 10))
+        #expect(try callKeyNow(world.mediator, other, FastPathOtherIn(n: 5)) == FastPathOtherOut(n: 10))
         let plain = try world.mediator.handle(.rsPlain, shouldCacheTarget: true)
-        #expect(try callNow(plain, ReviewSpeedIn(n: 6)) == ReviewSpeedOut(n: 12))
-        let mismatched = ActionKey<ReviewSpeedIn, String>(target: "RSKeyed", action: "double")
+        #expect(try callNow(plain, FastPathIn(n: 6)) == FastPathOut(n: 12))
+        let mismatched = ActionKey<FastPathIn, String>(target: "RSKeyed", action: "double")
         let mismatch = try world.mediator.handle(mismatched, shouldCacheTarget: true)
-        let fromHandle = speedFailure { _ = try callNow(mismatch, ReviewSpeedIn(n: 1)) }
-        let fromKey = speedFailure { _ = try callKeyNow(world.mediator, mismatched, ReviewSpeedIn(n: 1)) }
+        let fromHandle = speedFailure { _ = try callNow(mismatch, FastPathIn(n: 1)) }
+        let fromKey = speedFailure { _ = try callKeyNow(world.mediator, mismatched, FastPathIn(n: 1)) }
         #expect(fromHandle?.code == .resultTypeMismatch)
         #expect(errorParts(fromHandle) == errorParts(fromKey))
-        let missing = speedFailure { _ = try world.mediator.handle(ActionKey<ReviewSpeedIn, ReviewSpeedOut>(target: "RSKeyed", action: "nope")) }
+        let missing = speedFailure { _ = try world.mediator.handle(ActionKey<FastPathIn, FastPathOut>(target: "RSKeyed", action: "nope")) }
         #expect(missing?.code == .actionNotFound)
     }
 
@@ -517,34 +516,34 @@ struct ReviewSpeedHandleTests {
     func recursionLimit() throws {
         let depth = 12
         for cached in [true, false] {
-            let world = try ReviewSpeedWorld(depth: depth)
+            let world = try FastPathWorld(depth: depth)
             let handle = try world.mediator.handle(.rsRecurseHandle, shouldCacheTarget: cached)
             world.box.withLock { $0 = handle }
             // `stop` levels below the first: `stop + 1` nested calls.
-            #expect(try callNow(handle, ReviewSpeedIn(n: 0, stop: depth - 1)) == ReviewSpeedOut(n: depth - 1), "cached \(cached)")
+            #expect(try callNow(handle, FastPathIn(n: 0, stop: depth - 1)) == FastPathOut(n: depth - 1), "cached \(cached)")
             world.runs.set(0)
-            let error = speedFailure { _ = try callNow(handle, ReviewSpeedIn(n: 0, stop: depth)) }
+            let error = speedFailure { _ = try callNow(handle, FastPathIn(n: 0, stop: depth)) }
             #expect(error?.code == .callDepthExceeded, "cached \(cached)")
             #expect(world.runs.value == depth, "cached \(cached)")
-            #expect(try callNow(handle, ReviewSpeedIn(n: 0, stop: depth - 1)) == ReviewSpeedOut(n: depth - 1), "cached \(cached): depth restored")
+            #expect(try callNow(handle, FastPathIn(n: 0, stop: depth - 1)) == FastPathOut(n: depth - 1), "cached \(cached): depth restored")
             world.runs.set(0)
-            #expect(speedFailure { _ = try callKeyNow(world.mediator, .rsRecurse, ReviewSpeedIn(n: 0, stop: depth)) }?.code == .callDepthExceeded)
+            #expect(speedFailure { _ = try callKeyNow(world.mediator, .rsRecurse, FastPathIn(n: 0, stop: depth)) }?.code == .callDepthExceeded)
             #expect(world.runs.value == depth)
-            #expect(try callKeyNow(world.mediator, .rsRecurse, ReviewSpeedIn(n: 0, stop: depth - 1)) == ReviewSpeedOut(n: depth - 1))
+            #expect(try callKeyNow(world.mediator, .rsRecurse, FastPathIn(n: 0, stop: depth - 1)) == FastPathOut(n: depth - 1))
         }
     }
 
     @Test("Async keyed body: the sync call says asyncAction, the async call answers, a cancelled task gets cancelled, as by key")
     func asyncBodies() async throws {
-        let world = try ReviewSpeedWorld()
+        let world = try FastPathWorld()
         let handle = try world.mediator.handle(.rsLater, shouldCacheTarget: true)
-        #expect(speedFailure { _ = try callNow(handle, ReviewSpeedIn(n: 1)) }?.code == .asyncAction)
-        #expect(speedFailure { _ = try callKeyNow(world.mediator, .rsLater, ReviewSpeedIn(n: 1)) }?.code == .asyncAction)
-        #expect(try await handle.call(ReviewSpeedIn(n: 2)) == ReviewSpeedOut(n: 6))
+        #expect(speedFailure { _ = try callNow(handle, FastPathIn(n: 1)) }?.code == .asyncAction)
+        #expect(speedFailure { _ = try callKeyNow(world.mediator, .rsLater, FastPathIn(n: 1)) }?.code == .asyncAction)
+        #expect(try await handle.call(FastPathIn(n: 2)) == FastPathOut(n: 6))
         let codes = await Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            let viaHandle = await speedAsyncFailure { _ = try await handle.call(ReviewSpeedIn(n: 1)) }
-            let viaKey = await speedAsyncFailure { _ = try await world.mediator.call(.rsLater, ReviewSpeedIn(n: 1)) }
+            let viaHandle = await speedAsyncFailure { _ = try await handle.call(FastPathIn(n: 1)) }
+            let viaKey = await speedAsyncFailure { _ = try await world.mediator.call(.rsLater, FastPathIn(n: 1)) }
             return [errorParts(viaHandle), errorParts(viaKey)]
         }.value
         #expect(codes[0].hasPrefix("cancelled"))
@@ -559,14 +558,14 @@ private func syncCall(_ mediator: Mediator, _ action: String, _ params: Params) 
     try mediator.callNow(target: "Deep", action: action, params: params)
 }
 
-@Suite("Review speed: call depth in a thread-local word")
-struct ReviewSpeedDepthTests {
+@Suite("Call depth in a thread-local word")
+struct CallDepthWordTests {
     /// A mediator whose `Deep/down` calls itself `n` more times, counting runs; `Deep/later` is
     /// async and calls `down` synchronously.
     private func deepMediator(depth: Int, runs: Counter) throws -> Mediator {
         let mediator = Mediator(maximumCallDepth: depth)
         try mediator.register(
-            target: "Deep", make: { _ in ReviewSpeedBox() },
+            target: "Deep", make: { _ in FastPathBox() },
             actions: [
                 Action("down") { _, params in
                     runs.increment()
@@ -590,18 +589,18 @@ struct ReviewSpeedDepthTests {
 
     @Test("Sequential nested calls from one frame each count one level: the depth is restored after every call, fast path or not")
     func siblings() throws {
-        let world = try ReviewSpeedWorld(depth: 3)
+        let world = try FastPathWorld(depth: 3)
         let handle = try world.mediator.handle(.rsDouble, shouldCacheTarget: true)
         let mediator = Mediator(maximumCallDepth: 3)
         try mediator.register(
-            target: "Fan", make: { _ in ReviewSpeedBox() },
+            target: "Fan", make: { _ in FastPathBox() },
             actions: [
                 Action("leaf") { _, _ in 1 },
                 Action("fan") { _, _ in
                     var total = 0
                     for _ in 0..<30 {
                         total += try mediator.callNow(target: "Fan", action: "leaf", as: Int.self)
-                        total += try handle.callNow(ReviewSpeedIn(n: 0)).n + 1
+                        total += try handle.callNow(FastPathIn(n: 0)).n + 1
                     }
                     return total
                 },
@@ -649,8 +648,8 @@ struct ReviewSpeedDepthTests {
 private func routeMediator() throws -> Mediator {
     let mediator = Mediator()
     try mediator.register(
-        target: "Echo", make: { _ in ReviewSpeedBox() }, actions: [Action("echo") { _, params in params.values }, Action("other") { _, _ in "other" }])
-    try mediator.register(target: "Other", make: { _ in ReviewSpeedBox() }, actions: [Action("ping") { _, _ in "pong" }])
+        target: "Echo", make: { _ in FastPathBox() }, actions: [Action("echo") { _, params in params.values }, Action("other") { _, _ in "other" }])
+    try mediator.register(target: "Other", make: { _ in FastPathBox() }, actions: [Action("ping") { _, _ in "pong" }])
     return mediator
 }
 
@@ -659,8 +658,8 @@ private func routed(_ mediator: Mediator, _ url: String) -> String? {
     ((try? mediator.callNow(url: url)) as? [String: any Sendable])?[URLRoute.patternKey] as? String
 }
 
-@Suite("Review speed: flat route trie")
-struct ReviewSpeedTrieTests {
+@Suite("The flat route trie")
+struct RouteTrieTests {
     @Test("Nodes with many literal children find each one, miss the others, and fall back to placeholders", arguments: [4, 5, 6, 8, 9, 17, 100, 2000])
     func manyLiterals(count: Int) throws {
         let mediator = try routeMediator()
@@ -735,8 +734,8 @@ struct ReviewSpeedTrieTests {
 
 // MARK: - Deep-link fixes
 
-@Suite("Review speed: deep-link fixes")
-struct ReviewSpeedDeepLinkTests {
+@Suite("Deep links: the fast path")
+struct DeepLinkFastPathTests {
     @Test("canOpen agrees with opening when a degradation's fallback is itself redirected")
     func canOpenFallbackRedirected() throws {
         let mediator = try routeMediator()
@@ -763,7 +762,7 @@ struct ReviewSpeedDeepLinkTests {
     @Test("canOpen follows redirects with the URL rules and refuses a local-only end")
     func canOpenRules() throws {
         let mediator = try routeMediator()
-        try mediator.register(target: "Vault", make: { _ in ReviewSpeedBox() }, actions: [Action("open", localOnly: true) { _, _ in "v" }])
+        try mediator.register(target: "Vault", make: { _ in FastPathBox() }, actions: [Action("open", localOnly: true) { _, _ in "v" }])
         var table = RedirectTable()
         try table.redirect("Old/a", to: "Other/ping")
         try table.redirect("Old/b", to: "Vault/open")
@@ -867,26 +866,26 @@ struct ReviewSpeedDeepLinkTests {
 // MARK: - Typed results
 
 /// A decodable result.
-struct ReviewSpeedPoint: Codable, Sendable, Equatable {
+struct FastPathPoint: Codable, Sendable, Equatable {
     /// The x.
     var x: Int
     /// The y.
     var y: Double
 }
 
-@Suite("Review speed: inlined typed results")
-struct ReviewSpeedTypedResultTests {
+@Suite("Inlined typed results")
+struct TypedResultFastPathTests {
     /// A mediator whose `Res` actions return fixed results.
     private func resultMediator() throws -> Mediator {
         let mediator = Mediator()
-        var actions: [Action<ReviewSpeedBox>] = []
+        var actions: [Action<FastPathBox>] = []
         actions.append(Action("none") { _, _ in nil })
         actions.append(Action("five") { _, _ in 5 })
         actions.append(Action("text") { _, _ in "x" })
         actions.append(Action("point") { _, _ in ["x": 1, "y": 2] as [String: any Sendable] })
         actions.append(Action("big") { _, _ in 300 })
-        actions.append(Action("typed") { _, _ in ReviewSpeedPoint(x: 3, y: 4.5) })
-        try mediator.register(target: "Res", make: { _ in ReviewSpeedBox() }, actions: actions)
+        actions.append(Action("typed") { _, _ in FastPathPoint(x: 3, y: 4.5) })
+        try mediator.register(target: "Res", make: { _ in FastPathBox() }, actions: actions)
         return mediator
     }
 
@@ -897,7 +896,7 @@ struct ReviewSpeedTypedResultTests {
         #expect(try mediator.callNow(target: "Res", action: "five", as: Int?.self) == 5)
         #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "none", as: Int.self) }?.code == .resultTypeMismatch)
         #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "text", as: Int.self) }?.code == .resultTypeMismatch)
-        #expect(try mediator.callNow(target: "Res", action: "typed", as: ReviewSpeedPoint.self) == ReviewSpeedPoint(x: 3, y: 4.5))
+        #expect(try mediator.callNow(target: "Res", action: "typed", as: FastPathPoint.self) == FastPathPoint(x: 3, y: 4.5))
         let closure = try mediator.callNow(target: "Res", action: "five", as: (any Sendable).self)
         #expect(closure as? Int == 5)
     }
@@ -905,17 +904,17 @@ struct ReviewSpeedTypedResultTests {
     @Test("Decodable results: decoded from plain values, numbers exactly, Optional nil, mismatches named")
     func decodable() throws {
         let mediator = try resultMediator()
-        #expect(try mediator.callNow(target: "Res", action: "point", as: ReviewSpeedPoint.self) == ReviewSpeedPoint(x: 1, y: 2))
+        #expect(try mediator.callNow(target: "Res", action: "point", as: FastPathPoint.self) == FastPathPoint(x: 1, y: 2))
         #expect(try mediator.callNow(target: "Res", action: "five", as: Double.self) == 5.0)
-        #expect(try mediator.callNow(target: "Res", action: "none", as: ReviewSpeedPoint?.self) == nil)
+        #expect(try mediator.callNow(target: "Res", action: "none", as: FastPathPoint?.self) == nil)
         #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "big", as: Int8.self) }?.code == .resultTypeMismatch)
-        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "none", as: ReviewSpeedPoint.self) }?.code == .resultTypeMismatch)
+        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "none", as: FastPathPoint.self) }?.code == .resultTypeMismatch)
     }
 
     @Test("Async typed results answer as the synchronous ones")
     func asyncResults() async throws {
         let mediator = try resultMediator()
-        #expect(try await mediator.call(target: "Res", action: "point", as: ReviewSpeedPoint.self) == ReviewSpeedPoint(x: 1, y: 2))
+        #expect(try await mediator.call(target: "Res", action: "point", as: FastPathPoint.self) == FastPathPoint(x: 1, y: 2))
         #expect(try await mediator.call(target: "Res", action: "none", as: Int?.self) == nil)
         let asyncMismatch = await speedAsyncFailure { _ = try await mediator.call(target: "Res", action: "text", as: Int.self) }
         #expect(asyncMismatch?.code == .resultTypeMismatch)

@@ -2,10 +2,10 @@ import Mediator
 import TestSupport
 import Testing
 
-// Review of issue 14: calls that break what the issue and the API promise.
+// Calls that break what the issue and the API promise.
 
-@Suite("Review: interception")
-struct ReviewInterceptionTests {
+@Suite("Interception: edge cases")
+struct InterceptionEdgeCaseTests {
     @Test("a global guard interceptor is asked about the destination an interceptor redirected the call to")
     func guardSeesInterceptorRedirect() throws {
         let world = try InterceptionWorld()

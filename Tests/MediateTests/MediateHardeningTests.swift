@@ -7,9 +7,9 @@ import Glibc
 import Darwin
 #endif
 
-/// What the second hostile review of the data directory and batch found, each pinned.
+/// The data directory and batch against hostile files and input, each case pinned.
 @Suite("mediate: repeated keys, the directories above the data directory, leftovers, batch trimming")
-struct ReviewHardeningTests {
+struct MediateHardeningTests {
     @Test("A state file with a repeated key is refused and left untouched, not read with one copy dropped")
     func repeatedKeys() throws {
         let directory = Mediate.temporaryDirectory()

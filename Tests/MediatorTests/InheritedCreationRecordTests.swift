@@ -2,10 +2,10 @@ import Mediator
 import TestSupport
 import Testing
 
-/// Review of issue 12: the task-local record of the creations a task holds outlives them in tasks
+/// The task-local record of the creations a task holds outlives them in tasks
 /// that inherit it (every `Task {}` started inside an async factory copies task-local values).
-@Suite("Review: creation records inherited by tasks a factory starts", hangLimit)
-struct ReviewStaleCreationTests {
+@Suite("Creation records inherited by tasks a factory starts", hangLimit)
+struct InheritedCreationRecordTests {
     /// `Flaky`'s first creation starts a task (which waits for `go`, then calls `Flaky`) and fails.
     func flakyMediator(go: Latch, later: ReadWriteLock<Task<Bool, Never>?>, awaiting: Bool) throws -> Mediator {
         let mediator = Mediator()

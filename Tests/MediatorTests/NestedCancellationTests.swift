@@ -2,9 +2,9 @@ import Mediator
 import TestSupport
 import Testing
 
-/// Review of issue 12: a call cancelled while its async action awaits another mediator call.
-@Suite("Review: cancellation through a nested mediator call", hangLimit)
-struct ReviewNestedCancellationTests {
+/// A call cancelled while its async action awaits another mediator call.
+@Suite("Cancellation through a nested mediator call", hangLimit)
+struct NestedCancellationTests {
     /// `Inner/wait` signals `started`, then waits until its task is cancelled; `Outer/load` awaits
     /// it through the mediator, as `Notes/export` awaits `Accounts/verifyToken`.
     func nestedMediator(started: Latch) throws -> Mediator {

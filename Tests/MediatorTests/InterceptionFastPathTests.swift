@@ -3,7 +3,7 @@ import Mediator
 import TestSupport
 import Testing
 
-// Review of cf7340d (the first stop of an intercepted call runs inline; interceptors are told of
+// The fast paths of interception (the first stop of an intercepted call runs inline; interceptors are told of
 // the end only when they are also observers; handles read an atomic flag).
 
 /// An interceptor that is not an observer: logs what it sees, decides with a closure.
@@ -25,8 +25,8 @@ struct Pass: Interceptor {
     }
 }
 
-func reviewPerform(_ mediator: Mediator, _ target: String, _ action: String) -> (any Sendable)? { mediator.perform(target: target, action: action) }
-func reviewOpen(_ mediator: Mediator, _ url: String) -> (any Sendable)? { mediator.open(url) }
+func performOrNil(_ mediator: Mediator, _ target: String, _ action: String) -> (any Sendable)? { mediator.perform(target: target, action: action) }
+func openOrNil(_ mediator: Mediator, _ url: String) -> (any Sendable)? { mediator.open(url) }
 
 /// The parts of an error that a caller can see.
 func shape(_ error: MediatorError?) -> String {
@@ -34,11 +34,11 @@ func shape(_ error: MediatorError?) -> String {
     return "\(error.code) \(error.target ?? "-") \(error.action ?? "-") \(error.redirectedFrom) \(error.description)"
 }
 
-@Suite("Interception review of cf7340d")
-struct InterceptionReviewTests2 {
+@Suite("Interception: the inline first stop, observers, handles")
+struct InterceptionFastPathTests {
     // MARK: - Redirects on the first stop and later ones
 
-    @Test("Review: first-stop interceptor redirect: each observing interceptor told once, reverse order, observers after")
+    @Test("First-stop interceptor redirect: each observing interceptor told once, reverse order, observers after")
     func firstStopRedirect() throws {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
@@ -55,7 +55,7 @@ struct InterceptionReviewTests2 {
         #expect(log.records.map(\.request.name) == ["Notes/echo", "Notes/echo", "Notes/echo"])
     }
 
-    @Test("Review: second-stop interceptor redirect (after a table redirect)")
+    @Test("Second-stop interceptor redirect (after a table redirect)")
     func laterStopRedirect() throws {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
@@ -74,7 +74,7 @@ struct InterceptionReviewTests2 {
         #expect(log.records.first?.redirectedFrom == ["Legacy/go", "Notes/echo"])
     }
 
-    @Test("Review: a redirect to nowhere, without observers: redirectedFrom in the error")
+    @Test("A redirect to nowhere, without observers: redirectedFrom in the error")
     func redirectErrorWithoutObservers() throws {
         for observing in [false, true] {
             let world = try InterceptionWorld()
@@ -93,7 +93,7 @@ struct InterceptionReviewTests2 {
 
     // MARK: - Throwing, degradation, async
 
-    @Test("Review: a throwing first interceptor, with and without observers, errors the same")
+    @Test("A throwing first interceptor, with and without observers, errors the same")
     func throwingFirst() throws {
         var shapes: [String] = []
         for setup in 0..<3 {
@@ -115,7 +115,7 @@ struct InterceptionReviewTests2 {
         #expect(Set(shapes).count == 1, "\(shapes)")
     }
 
-    @Test("Review: degradation with a non-observing interceptor and no observers, and with observers")
+    @Test("Degradation with a non-observing interceptor and no observers, and with observers")
     func degradation() throws {
         for observing in [false, true] {
             let world = try InterceptionWorld()
@@ -139,7 +139,7 @@ struct InterceptionReviewTests2 {
         }
     }
 
-    @Test("Review: perform of an async action reports asyncAction to observers; await runs the end")
+    @Test("Perform of an async action reports asyncAction to observers; await runs the end")
     func asyncOutcome() async throws {
         for setup in 0..<3 {
             let world = try InterceptionWorld()
@@ -153,7 +153,7 @@ struct InterceptionReviewTests2 {
             }
             let syncError = callError { () throws(MediatorError) in try world.mediator.callNow(target: "Notes", action: "slow") }
             #expect(syncError?.code == .asyncAction)
-            #expect(reviewPerform(world.mediator, "Notes", "slow") == nil)
+            #expect(performOrNil(world.mediator, "Notes", "slow") == nil)
             if setup > 0 {
                 #expect(log.records.map { $0.error?.code } == [.asyncAction, .asyncAction], "setup \(setup)")
             }
@@ -168,7 +168,7 @@ struct InterceptionReviewTests2 {
 
     // MARK: - URLs
 
-    @Test("Review: URL call to a local-only action: refused before any interceptor, reported to observers")
+    @Test("URL call to a local-only action: refused before any interceptor, reported to observers")
     func urlLocalOnly() async throws {
         for setup in 0..<3 {
             let world = try InterceptionWorld()
@@ -182,7 +182,7 @@ struct InterceptionReviewTests2 {
             }
             let error = callError { () throws(MediatorError) in try world.mediator.callNow(url: "app://Notes/wipeAll") }
             #expect(error?.code == .forbidden)
-            #expect(reviewOpen(world.mediator, "app://Notes/wipeAll") == nil)
+            #expect(openOrNil(world.mediator, "app://Notes/wipeAll") == nil)
             let asyncError = await asyncCallError { () async throws(MediatorError) in try await world.mediator.call(url: "app://Notes/wipeAll") }
             #expect(asyncError?.code == .forbidden)
             #expect(world.ran("Notes/wipeAll") == 0)
@@ -192,7 +192,7 @@ struct InterceptionReviewTests2 {
         }
     }
 
-    @Test("Review: URL error without interceptors equals the error with them")
+    @Test("URL error without interceptors equals the error with them")
     func urlLocalOnlySameError() throws {
         let plain = try InterceptionWorld()
         let expected = shape(callError { () throws(MediatorError) in try plain.mediator.callNow(url: "app://Notes/wipeAll") })
@@ -203,7 +203,7 @@ struct InterceptionReviewTests2 {
 
     // MARK: - Typed keys
 
-    @Test("Review: a typed key through a non-observing interceptor that adds the token")
+    @Test("A typed key through a non-observing interceptor that adds the token")
     func typedKey() throws {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
@@ -222,7 +222,7 @@ struct InterceptionReviewTests2 {
     // MARK: - Names
 
     @Test(
-        "Review: invalid names (-bad, Target_Target_X, over 256 bytes, non-ASCII, empty) fail the same with a non-observing interceptor, an observer, or nothing"
+        "Invalid names (-bad, Target_Target_X, over 256 bytes, non-ASCII, empty) fail the same with a non-observing interceptor, an observer, or nothing"
     )
     func invalidNames() throws {
         let long = String(repeating: "a", count: 300)
@@ -244,7 +244,7 @@ struct InterceptionReviewTests2 {
         }
     }
 
-    @Test("Review: Action_create: style names meet scoped interceptors and run")
+    @Test("Action_create: style names meet scoped interceptors and run")
     func selectorNames() throws {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
@@ -257,7 +257,7 @@ struct InterceptionReviewTests2 {
 
     // MARK: - Replacing the request
 
-    @Test("Review: an interceptor that puts another saved request in place cannot rename the call")
+    @Test("An interceptor that puts another saved request in place cannot rename the call")
     func replacedRequest() throws {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
@@ -283,7 +283,7 @@ struct InterceptionReviewTests2 {
 
     // MARK: - Records with a non-observing interceptor
 
-    @Test("Review: an observer records a call through a non-observing interceptor, plain, redirected and degraded")
+    @Test("An observer records a call through a non-observing interceptor, plain, redirected and degraded")
     func trace() throws {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
@@ -305,7 +305,7 @@ struct InterceptionReviewTests2 {
 
     // MARK: - Handles and the flag
 
-    @Test("Review: handles meet interceptors, observers and redirects added later; go back to direct when all removed")
+    @Test("Handles meet interceptors, observers and redirects added later; go back to direct when all removed")
     func handles() throws {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
@@ -331,7 +331,7 @@ struct InterceptionReviewTests2 {
         #expect(log.records.count == 1)
     }
 
-    @Test("Review: a long-lived handle on other threads meets every interceptor added before it is called and none removed before")
+    @Test("A long-lived handle on other threads meets every interceptor added before it is called and none removed before")
     func handleFlagPingPong() throws {
         let world = try InterceptionWorld()
         let mediator = world.mediator
@@ -371,7 +371,7 @@ struct InterceptionReviewTests2 {
 
     // MARK: - Pre-existing (also at cf7340d^ = 9c02188): not introduced by cf7340d
 
-    @Test("Review: an observer changes the names a not-found error shows (Target_Nope/Action_x: becomes Nope/x)")
+    @Test("An observer changes the names a not-found error shows (Target_Nope/Action_x: becomes Nope/x)")
     func observerChangesErrorNames() throws {
         for (target, action) in [("Target_Nope", "Action_x:"), ("Notes", "Action_nope:")] {
             let plain = try InterceptionWorld()
@@ -382,13 +382,13 @@ struct InterceptionReviewTests2 {
         }
     }
 
-    @Test("Review: with an observer, a target's notFound and the global fallback get canonical names, not the names as the caller wrote them")
+    @Test("With an observer, a target's notFound and the global fallback get canonical names, not the names as the caller wrote them")
     func observerChangesFallbackNames() throws {
         for observing in [false, true] {
             let mediator = Mediator()
             let seen = ReadWriteLock<[String]>([])
             try mediator.register(
-                target: "Lost", make: { _ in ReviewBox() }, actions: [Action<ReviewBox>("here") { _, _ in "here" }],
+                target: "Lost", make: { _ in InterceptionLostBox() }, actions: [Action<InterceptionLostBox>("here") { _, _ in "here" }],
                 notFound: { _, action, _ in
                     seen.withLock { $0.append("notFound \(action)") }
                     return "nf"
@@ -407,4 +407,4 @@ struct InterceptionReviewTests2 {
     }
 }
 
-final class ReviewBox: Sendable {}
+final class InterceptionLostBox: Sendable {}

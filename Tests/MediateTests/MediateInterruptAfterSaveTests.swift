@@ -9,9 +9,9 @@ import Musl
 
 /// What exit status 130 promises (README's table, `--help`): a request under way is cancelled and
 /// nothing of it is saved; a request whose change was saved stands, even when Ctrl-C comes while
-/// its result is printed. (The review found the old text promising more than that.)
-@Suite("Review 2: Ctrl-C after a request's save")
-struct Review2InterruptAfterSaveTests {
+/// its result is printed.
+@Suite("mediate: Ctrl-C after a request's save")
+struct MediateInterruptAfterSaveTests {
     @Test("Ctrl-C after a request's change was saved, while its result is printed: exit 130, and the saved change stands whole")
     func interruptAfterSave() throws {
         let directory = Mediate.temporaryDirectory()

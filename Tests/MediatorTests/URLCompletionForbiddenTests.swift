@@ -10,12 +10,12 @@ final class DroppedSentinel: Sendable {
     deinit { dropped.open() }
 }
 
-/// Review of issue 12: `open(_:completion:)` decides "refused as forbidden, do not call back" from
+/// `open(_:completion:)` once decided "refused as forbidden, do not call back" from
 /// the error's code alone, so an error an action or a fallback throws with code `forbidden` (as the
 /// `MediatorError` documentation's own fallback example does) leaves the completion uncalled
 /// although the call ran.
-@Suite("Review: URL completions and forbidden errors thrown by user code", hangLimit)
-struct ReviewURLCompletionForbiddenTests {
+@Suite("URL completions and forbidden errors thrown by user code", hangLimit)
+struct URLCompletionForbiddenTests {
     func guardedMediator() throws -> Mediator {
         let mediator = Mediator()
         try mediator.register(

@@ -4,8 +4,8 @@ import Testing
 /// `MediatorError.Code.cancelled` says "the calling task was cancelled and the action stopped with
 /// `CancellationError`". An action can end in `CancellationError` although nobody cancelled its
 /// caller: it awaited work that someone else cancelled.
-@Suite("Review 2: a CancellationError that the caller did not ask for")
-struct Review2UnrequestedCancellationTests {
+@Suite("A CancellationError that the caller did not ask for")
+struct UnrequestedCancellationTests {
     @Test("An action ending in another task's CancellationError, its caller not cancelled, is not reported as the caller's cancellation")
     func otherTasksCancellation() async throws {
         let mediator = Mediator()

@@ -2,13 +2,13 @@ import Mediator
 import TestSupport
 import Testing
 
-// A hostile review of deep-link routes: URL edge cases, threads and re-entrancy, the unmatched-URL
-// handler, the URL policy, precedence and duplicates, and error messages. A test that fails
-// asserts the documented (correct) behaviour; the ones that pass pin promises worth keeping.
+// Deep-link routes at their edges: URL edge cases, threads and re-entrancy, the unmatched-URL
+// handler, the URL policy, precedence and duplicates, and error messages, each test asserting the
+// documented behaviour.
 
 /// The error `body` throws, or `nil` when it throws nothing (or something that is not a
 /// `MediatorError`).
-private func reviewFailure(_ body: () throws -> Void) -> MediatorError? {
+private func routeFailure(_ body: () throws -> Void) -> MediatorError? {
     do {
         try body()
         return nil
@@ -18,12 +18,12 @@ private func reviewFailure(_ body: () throws -> Void) -> MediatorError? {
 }
 
 /// The code of what `body` throws, or `nil`.
-private func reviewCode(_ body: () throws -> Void) -> MediatorError.Code? {
-    reviewFailure(body)?.code
+private func routeCode(_ body: () throws -> Void) -> MediatorError.Code? {
+    routeFailure(body)?.code
 }
 
 /// The params of a routed call to `Echo/echo`, or `nil` when the call failed or went elsewhere.
-private func reviewEcho(_ mediator: Mediator, _ url: String, params: Params? = nil) -> [String: any Sendable]? {
+private func routedEcho(_ mediator: Mediator, _ url: String, params: Params? = nil) -> [String: any Sendable]? {
     let result: (any Sendable)?
     if let params {
         result = try? mediator.callNow(url: url, params: params)
@@ -40,7 +40,7 @@ private func isOneSafeLine(_ text: String) -> Bool {
 }
 
 /// SplitMix64, seeded: the property and stress tests' choices depend only on the seed.
-private struct ReviewGenerator: RandomNumberGenerator {
+private struct EdgeCaseGenerator: RandomNumberGenerator {
     /// The generator's state.
     private var state: UInt64
 
@@ -58,7 +58,7 @@ private struct ReviewGenerator: RandomNumberGenerator {
 }
 
 /// What a test's closures record, shared across threads.
-private final class ReviewLog: Sendable {
+private final class EdgeCaseLog: Sendable {
     /// The recorded lines.
     private let lines = ReadWriteLock<[String]>([])
 
@@ -74,17 +74,17 @@ private final class ReviewLog: Sendable {
 
 // MARK: - URL edge cases
 
-@Suite("Review: deep-link URL edge cases")
-struct ReviewRouteURLTests {
+@Suite("Deep-link URL edge cases")
+struct RouteURLEdgeCaseTests {
     @Test("%2F inside a segment is part of the value, never a separator, in the host as in the path")
     func encodedSlash() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/files/a/b", to: "Other", action: "ping")
         try mediator.route("/files/:name", to: "Echo", action: "echo")
         try mediator.route("/wild/*", to: "Echo", action: "echo")
-        #expect(reviewEcho(mediator, "myapp://files/a%2Fb")?["name"] as? String == "a/b")
-        #expect(reviewEcho(mediator, "myapp://files/a%2fb")?["name"] as? String == "a/b")
-        #expect(reviewEcho(mediator, "myapp://wild/a%2Fb/c")?["@rest"] as? [String] == ["a/b", "c"])
+        #expect(routedEcho(mediator, "myapp://files/a%2Fb")?["name"] as? String == "a/b")
+        #expect(routedEcho(mediator, "myapp://files/a%2fb")?["name"] as? String == "a/b")
+        #expect(routedEcho(mediator, "myapp://wild/a%2Fb/c")?["@rest"] as? [String] == ["a/b", "c"])
         // The host "files/a" is one segment: /files/a/b is not reached.
         #expect(mediator.open("myapp://files%2Fa/b") as? String != "pong")
         #expect(!mediator.canOpen("myapp://files%2Fa/b"))
@@ -97,12 +97,12 @@ struct ReviewRouteURLTests {
         try mediator.route("/user/:id", to: "Echo", action: "echo")
         try mediator.route("/", to: "Other", action: "ping", scheme: "https")
         // The consistent cases: "x//" is x then an empty segment, which no placeholder matches.
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user/x//") } == .routeNotFound)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user/x//") } == .routeNotFound)
         #expect(mediator.open("myapp://user/") as? String == "pong")
         // "//" after the host is an empty segment and the ignored trailing "/": /user/"" is not /user.
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user//") } == .routeNotFound)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user//") } == .routeNotFound)
         #expect(!mediator.canOpen("myapp://user//"))
-        #expect(reviewCode { _ = try mediator.callNow(url: "https://example.com//") } == .routeNotFound)
+        #expect(routeCode { _ = try mediator.callNow(url: "https://example.com//") } == .routeNotFound)
     }
 
     @Test("Dot segments are not resolved: /files/../admin never reaches /admin, encoded or not, web or custom")
@@ -111,7 +111,7 @@ struct ReviewRouteURLTests {
         try mediator.route("/admin", to: "Other", action: "ping")
         try mediator.route("/files/*", to: "Echo", action: "echo")
         for url in ["myapp://files/../admin", "myapp://files/%2E%2E/admin", "https://example.com/files/../admin", "myapp://files/./../admin"] {
-            let values = reviewEcho(mediator, url)
+            let values = routedEcho(mediator, url)
             #expect(values?["@route"] as? String == "/files/*", "\(url)")
             #expect((values?["@rest"] as? [String])?.last == "admin", "\(url)")
         }
@@ -122,13 +122,13 @@ struct ReviewRouteURLTests {
     func fragments() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/user/:id", to: "Echo", action: "echo")
-        let values = try #require(reviewEcho(mediator, "myapp://user/42#/x?tab=1&@route=forged"))
+        let values = try #require(routedEcho(mediator, "myapp://user/42#/x?tab=1&@route=forged"))
         #expect(values["id"] as? String == "42")
         #expect(values["tab"] == nil)
         #expect(values["@route"] as? String == "/user/:id")
         #expect(values["@url"] as? String == "myapp://user/42#/x?tab=1&@route=forged")
-        #expect(reviewEcho(mediator, "myapp://user/42?tab=1#frag")?["tab"] as? String == "1")
-        #expect(reviewEcho(mediator, "myapp://user/42#")?["id"] as? String == "42")
+        #expect(routedEcho(mediator, "myapp://user/42?tab=1#frag")?["tab"] as? String == "1")
+        #expect(routedEcho(mediator, "myapp://user/42#")?["id"] as? String == "42")
     }
 
     @Test("Web links: userinfo, ports and IPv6 hosts are the server, never the path; scheme case does not matter")
@@ -140,20 +140,20 @@ struct ReviewRouteURLTests {
             "https://u:p@example.com:8443/notes/7", "http://[::1]:8080/notes/7", "http://[fe80::1%25en0]/notes/7", "HTTPS://EXAMPLE.COM/notes/7",
             "https://example.com/notes/7/?x=1",
         ] {
-            #expect(reviewEcho(mediator, url)?["id"] as? String == "7", "\(url)")
+            #expect(routedEcho(mediator, url)?["id"] as? String == "7", "\(url)")
         }
         #expect(mediator.open("http://[::1]") as? String == "pong")
         #expect(mediator.open("https://example.com?x=1") as? String == "pong")
-        #expect(reviewEcho(mediator, "HTTPS://EXAMPLE.COM/notes/7")?["@scheme"] as? String == "https")
+        #expect(routedEcho(mediator, "HTTPS://EXAMPLE.COM/notes/7")?["@scheme"] as? String == "https")
     }
 
     @Test("A scheme-specific route matches its scheme in any case; @scheme is lowercased")
     func schemeCase() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/user/:id", to: "Echo", action: "echo", scheme: "MyApp")
-        #expect(reviewEcho(mediator, "MYAPP://user/1")?["@scheme"] as? String == "myapp")
-        #expect(reviewEcho(mediator, "myApp://user/1")?["id"] as? String == "1")
-        #expect(reviewEcho(mediator, "other://user/1") == nil)
+        #expect(routedEcho(mediator, "MYAPP://user/1")?["@scheme"] as? String == "myapp")
+        #expect(routedEcho(mediator, "myApp://user/1")?["id"] as? String == "1")
+        #expect(routedEcho(mediator, "other://user/1") == nil)
         #expect(mediator.routes.map(\.scheme) == ["myapp"])
     }
 
@@ -161,13 +161,13 @@ struct ReviewRouteURLTests {
     func queryMerging() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/tag/:tag", to: "Echo", action: "echo")
-        let values = try #require(reviewEcho(mediator, "myapp://tag/path?tag=q1&tag=q2&other=1&other=2&other=3"))
+        let values = try #require(routedEcho(mediator, "myapp://tag/path?tag=q1&tag=q2&other=1&other=2&other=3"))
         #expect(values["tag"] as? String == "path")
         #expect(values["other"] as? [String] == ["1", "2", "3"])
-        let extra = try #require(reviewEcho(mediator, "myapp://tag/path?tag=q", params: ["tag": 5]))
+        let extra = try #require(routedEcho(mediator, "myapp://tag/path?tag=q", params: ["tag": 5]))
         #expect(extra["tag"] as? Int == 5)
         mediator.urlPolicy.decodesPlusAsSpace = true
-        let plus = try #require(reviewEcho(mediator, "myapp://tag/a+b%2B?x=a+b%2B&y+z=1"))
+        let plus = try #require(routedEcho(mediator, "myapp://tag/a+b%2B?x=a+b%2B&y+z=1"))
         #expect(plus["tag"] as? String == "a+b+")
         #expect(plus["x"] as? String == "a b+")
         #expect(plus["y z"] as? String == "1")
@@ -183,11 +183,11 @@ struct ReviewRouteURLTests {
             // More than four literal children: the node looks them up by hash, not one by one.
             for index in 0..<6 { try mediator.route("/filler\(index)", to: "Other", action: "ping") }
         }
-        #expect(reviewEcho(mediator, "myapp://caf%C3%A9")?["@route"] as? String == "/caf\u{E9}")
+        #expect(routedEcho(mediator, "myapp://caf%C3%A9")?["@route"] as? String == "/caf\u{E9}")
         #expect(mediator.open("myapp://cafe%CC%81") as? String == "pong")
         #expect(mediator.open("myapp://K") as? String == "pong")
         // U+212A KELVIN SIGN is canonically equivalent to "K", but not the same bytes.
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://%E2%84%AA") } == .routeNotFound)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://%E2%84%AA") } == .routeNotFound)
         #expect(mediator.routes.count == (manyLiterals ? 9 : 3))
     }
 
@@ -200,14 +200,14 @@ struct ReviewRouteURLTests {
             "myapp://user/%FF", "myapp://files/a%C0%AFb", "myapp://files/%ED%A0%80", "myapp://user/1?x=%C0%AF", "myapp://us%FFer/1",
             "myapp://user/%E2%80%AE%1B%5B31m%FF",
         ] {
-            let error = reviewFailure { _ = try mediator.callNow(url: url) }
+            let error = routeFailure { _ = try mediator.callNow(url: url) }
             #expect(error?.code == .invalidURL, "\(url)")
             #expect(error.map { isOneSafeLine($0.description) } == true, "\(String(describing: error))")
             #expect(!mediator.canOpen(url))
         }
         // NUL is valid UTF-8: it arrives as a value, and the messages that quote it escape it.
-        #expect(reviewEcho(mediator, "myapp://user/%00")?["id"] as? String == "\u{0}")
-        let missing = reviewFailure { _ = try mediator.callNow(url: "myapp://nothing/%00/%1B%5B2J/%E2%80%AE") }
+        #expect(routedEcho(mediator, "myapp://user/%00")?["id"] as? String == "\u{0}")
+        let missing = routeFailure { _ = try mediator.callNow(url: "myapp://nothing/%00/%1B%5B2J/%E2%80%AE") }
         #expect(missing?.code == .routeNotFound)
         #expect(missing.map { isOneSafeLine($0.description) } == true, "\(String(describing: missing))")
     }
@@ -224,14 +224,14 @@ struct ReviewRouteURLTests {
         let prefix = "myapp://files/"
         mediator.urlPolicy.maximumLength = 64
         let exact = prefix + String(repeating: "a", count: 64 - prefix.utf8.count)
-        #expect(reviewEcho(mediator, exact) != nil)
+        #expect(routedEcho(mediator, exact) != nil)
         #expect(mediator.canOpen(exact))
-        #expect(reviewCode { _ = try mediator.callNow(url: exact + "a") } == .invalidURL)
+        #expect(routeCode { _ = try mediator.callNow(url: exact + "a") } == .invalidURL)
         #expect(!mediator.canOpen(exact + "a"))
         let unmatched = "myapp://legacy/" + String(repeating: "b", count: 64)
-        #expect(reviewCode { _ = try mediator.callNow(url: unmatched) } == .invalidURL)
+        #expect(routeCode { _ = try mediator.callNow(url: unmatched) } == .invalidURL)
         mediator.urlPolicy = URLPolicy(maximumQueryItems: 2)
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://legacy/x?a=1&b=2&c=3") } == .invalidURL)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://legacy/x?a=1&b=2&c=3") } == .invalidURL)
         #expect(mediator.open("myapp://legacy/x?a=1&&b=2&") as? String == "handled")
         #expect(asked.value == 1)
     }
@@ -239,7 +239,7 @@ struct ReviewRouteURLTests {
     @Test("A path longer than routes can match is not shown to the unmatched-URL handler as an empty path")
     func longPathReachesHandlerWhole() throws {
         let mediator = try urlTestMediator()
-        let seen = ReviewLog()
+        let seen = EdgeCaseLog()
         try mediator.route("/home", to: "Other", action: "ping")
         mediator.unmatchedURLHandler = { url in
             seen.note("\(url.path.count)")
@@ -259,27 +259,27 @@ struct ReviewRouteURLTests {
         mediator.urlPolicy.matchesHostIgnoringCase = true
         mediator.urlPolicy.allowsEmptyAuthority = true
         // The host is folded: documented.
-        #expect(reviewEcho(mediator, "myapp://USER/1")?["id"] as? String == "1")
+        #expect(routedEcho(mediator, "myapp://USER/1")?["id"] as? String == "1")
         // No host here: "User" is a path segment, compared byte for byte like every other one.
-        #expect(reviewEcho(mediator, "myapp:///User/1") == nil)
+        #expect(routedEcho(mediator, "myapp:///User/1") == nil)
         #expect(!mediator.canOpen("myapp:///User/1"))
-        #expect(reviewEcho(mediator, "myapp:///user/1")?["id"] as? String == "1")
+        #expect(routedEcho(mediator, "myapp:///user/1")?["id"] as? String == "1")
     }
 }
 
 // MARK: - Threads and re-entrancy
 
-@Suite("Review: deep-link routes across threads and re-entrant calls")
-struct ReviewRouteConcurrencyTests {
+@Suite("Deep-link routes across threads and re-entrant calls")
+struct RouteConcurrencyTests {
     @Test("Threads adding and removing routes while others open and ask canOpen: every answer is right, and each thread reads its own writes")
     func addRemoveWhileMatching() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/stable/:id<int>", to: "Echo", action: "echo")
         try mediator.route("/stable/me", to: "Other", action: "ping")
         let wrong = Counter()
-        let log = ReviewLog()
+        let log = EdgeCaseLog()
         onThreads(8) { thread in
-            var random = ReviewGenerator(seed: UInt64(thread) &* 0x1234_5678 &+ 1)
+            var random = EdgeCaseGenerator(seed: UInt64(thread) &* 0x1234_5678 &+ 1)
             for step in 0..<400 {
                 if thread < 4 {
                     let pattern = "/t\(thread)/n\(step % 25)/:x"
@@ -296,14 +296,14 @@ struct ReviewRouteConcurrencyTests {
                             wrong.increment()
                             log.note("route \(pattern): \(error)")
                         }
-                        if reviewEcho(mediator, url)?["@route"] as? String != pattern {
+                        if routedEcho(mediator, url)?["@route"] as? String != pattern {
                             wrong.increment()
                             log.note("added \(pattern) not reached")
                         }
                     }
                 } else {
                     let id = Int(random.next() % 1_000)
-                    if reviewEcho(mediator, "myapp://stable/\(id)?s=\(step)")?["id"] as? String != "\(id)" {
+                    if routedEcho(mediator, "myapp://stable/\(id)?s=\(step)")?["id"] as? String != "\(id)" {
                         wrong.increment()
                         log.note("stable \(id)")
                     }
@@ -325,7 +325,7 @@ struct ReviewRouteConcurrencyTests {
     @Test("An action that adds, removes, lists and opens routes while its own routed call is in flight neither deadlocks nor sees a stale table")
     func reentrantAction() throws {
         let mediator = Mediator()
-        let log = ReviewLog()
+        let log = EdgeCaseLog()
         try mediator.register(
             target: "Links",
             actions: [
@@ -351,7 +351,7 @@ struct ReviewRouteConcurrencyTests {
     @Test("The unmatched-URL handler may call back into the mediator: open, route, removeRoute, canOpen, routes, even replace itself")
     func reentrantHandler() throws {
         let mediator = try urlTestMediator()
-        let log = ReviewLog()
+        let log = EdgeCaseLog()
         mediator.unmatchedURLHandler = { url in
             guard url.path.first == "legacy" else { return .decline }
             log.note("ping: \(String(describing: mediator.open("myapp://Other/ping")))")
@@ -379,7 +379,7 @@ struct ReviewRouteConcurrencyTests {
             asked.increment()
             return .answer(try mediator.callNow(url: url.url))
         }
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://loop/forever") } == .callDepthExceeded)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://loop/forever") } == .callDepthExceeded)
         #expect(asked.value <= mediator.maximumCallDepth + 1)
         #expect(mediator.open("myapp://loop/forever") == nil)
     }
@@ -387,8 +387,8 @@ struct ReviewRouteConcurrencyTests {
 
 // MARK: - The unmatched-URL handler and canOpen
 
-@Suite("Review: the unmatched-URL handler and canOpen")
-struct ReviewRouteHandlerTests {
+@Suite("The unmatched-URL handler and canOpen")
+struct RouteUnmatchedHandlerTests {
     @Test("A route added after the handler answered wins from then on; removing it gives the URL back to the handler")
     func routeAddedAfterHandler() throws {
         let mediator = try urlTestMediator()
@@ -399,10 +399,10 @@ struct ReviewRouteHandlerTests {
         #expect(mediator.removeRoute("/user/:uid"))
         #expect(mediator.open("myapp://user/1") as? String == "handler")
         mediator.unmatchedURLHandler = { _ in .decline }
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user/1") } == .targetNotFound)
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user/1/2") } == .routeNotFound)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user/1") } == .targetNotFound)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user/1/2") } == .routeNotFound)
         mediator.unmatchedURLHandler = nil
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://user/1/2") } == .invalidURL)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user/1/2") } == .invalidURL)
     }
 
     @Test("canOpen runs no handler, action, interceptor, notFound or fallback, whatever the URL")
@@ -443,30 +443,30 @@ struct ReviewRouteHandlerTests {
         let mediator = try urlTestMediator()
         mediator.unmatchedURLHandler = { url in
             if url.path.first == "rejected" { throw MediatorError(.rejected, reason: "no") }
-            if url.path.first == "other" { throw ReviewBoom() }
+            if url.path.first == "other" { throw EdgeCaseBoom() }
             return .decline
         }
         mediator.setFallback { target, action, _ in "fallback \(target)/\(action)" }
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://rejected/x") } == .rejected)
-        let other = reviewFailure { _ = try mediator.callNow(url: "myapp://other/x") }
-        #expect(other?.code == .actionFailed && other?.underlying is ReviewBoom)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://rejected/x") } == .rejected)
+        let other = routeFailure { _ = try mediator.callNow(url: "myapp://other/x") }
+        #expect(other?.code == .actionFailed && other?.underlying is EdgeCaseBoom)
         #expect(mediator.open("myapp://Nothing/here") as? String == "fallback Nothing/here")
     }
 }
 
 /// An error that is not a `MediatorError`.
-private struct ReviewBoom: Error {}
+private struct EdgeCaseBoom: Error {}
 
 // MARK: - The URL policy
 
-@Suite("Review: routes and the URL policy")
-struct ReviewRoutePolicyTests {
+@Suite("Routes and the URL policy")
+struct RoutePolicyTests {
     @Test("A local-only action is refused when a route reaches it, even when registered after the route")
     func localOnlyLate() throws {
         let mediator = Mediator()
         try mediator.route("/vault/:id", to: "Vault", action: "open")
         try mediator.register(target: "Vault", actions: [Action("open", localOnly: true) { (_: Mediator, _: Params) in "opened" }])
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://vault/1") } == .forbidden)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://vault/1") } == .forbidden)
         #expect(!mediator.canOpen("myapp://vault/1"))
         #expect(try mediator.callNow(target: "Vault", action: "open") as? String == "opened")
     }
@@ -476,18 +476,18 @@ struct ReviewRoutePolicyTests {
         let mediator = try urlTestMediator()
         try mediator.route("/x", to: "Echo", action: "echo")
         for action in ["nativeEcho", "Action_nativeEcho", "Action_nativeEcho:", "nativeAnything"] {
-            #expect(reviewCode { try mediator.route("/n", to: "Echo", action: action) } == .forbidden, "\(action)")
-            #expect(reviewCode { try mediator.route("/x", to: "Target_Echo", action: action, replacing: true) } == .forbidden, "\(action)")
+            #expect(routeCode { try mediator.route("/n", to: "Echo", action: action) } == .forbidden, "\(action)")
+            #expect(routeCode { try mediator.route("/x", to: "Target_Echo", action: action, replacing: true) } == .forbidden, "\(action)")
             #expect(
-                reviewCode {
+                routeCode {
                     try mediator.addRoutes([URLRoute("/ok", target: "Echo", action: "echo"), URLRoute("/n", target: "Echo", action: action)])
                 } == .forbidden)
             let json = #"[{"pattern": "/ok", "target": "Echo", "action": "echo"}, {"pattern": "/n", "target": "Echo", "action": "\#(action)"}]"#
-            let error = reviewFailure { try mediator.addRoutes(json: json) }
+            let error = routeFailure { try mediator.addRoutes(json: json) }
             #expect(error?.code == .forbidden && error?.reason.hasPrefix("route 2: ") == true, "\(String(describing: error))")
         }
         #expect(mediator.routes.map(\.description) == ["/x -> Echo/echo"])
-        #expect(reviewEcho(mediator, "myapp://x") != nil)
+        #expect(routedEcho(mediator, "myapp://x") != nil)
     }
 
     @Test("A routed call that a redirect sends to a local-only, native or disallowed action is refused")
@@ -503,7 +503,7 @@ struct ReviewRoutePolicyTests {
         mediator.setRedirects(table)
         mediator.urlPolicy.allowedTargets = ["Echo", "Old", "Legacy"]
         for url in ["myapp://to-secret", "myapp://to-native/1", "myapp://to-other"] {
-            #expect(reviewCode { _ = try mediator.callNow(url: url) } == .forbidden, "\(url)")
+            #expect(routeCode { _ = try mediator.callNow(url: url) } == .forbidden, "\(url)")
         }
         #expect(try mediator.callNow(target: "Echo", action: "echo") as? String == "secret")
     }
@@ -534,7 +534,7 @@ struct ReviewRoutePolicyTests {
         let mediator = try urlTestMediator()
         try mediator.route("/p/:x", to: "Target_Other", action: "Action_ping:")
         mediator.urlPolicy.allowedTargets = ["Target_Echo"]
-        #expect(reviewCode { _ = try mediator.callNow(url: "myapp://p/1") } == .forbidden)
+        #expect(routeCode { _ = try mediator.callNow(url: "myapp://p/1") } == .forbidden)
         #expect(!mediator.canOpen("myapp://p/1"))
         mediator.urlPolicy.allowedTargets = ["Other"]
         #expect(mediator.open("myapp://p/1") as? String == "pong")
@@ -544,8 +544,8 @@ struct ReviewRoutePolicyTests {
 
 // MARK: - Precedence and duplicates
 
-@Suite("Review: route precedence and duplicates")
-struct ReviewRoutePrecedenceTests {
+@Suite("Route precedence and duplicates")
+struct RoutePrecedenceEdgeTests {
     @Test(
         "Patterns that match exactly the same URLs are duplicates, however their optional parts are written",
         arguments: [
@@ -555,7 +555,7 @@ struct ReviewRoutePrecedenceTests {
     func duplicatesAfterExpansion(first: String, second: String) throws {
         let mediator = try urlTestMediator()
         try mediator.route(first, to: "Echo", action: "echo")
-        let error = reviewFailure { try mediator.route(second, to: "Other", action: "ping") }
+        let error = routeFailure { try mediator.route(second, to: "Other", action: "ping") }
         #expect(error?.code == .duplicateRoute, "\(second) after \(first): \(String(describing: error))")
         #expect(mediator.routes.count == 1)
     }
@@ -584,7 +584,7 @@ struct ReviewRoutePrecedenceTests {
     func removeWithEmptyScheme() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/x", to: "Other", action: "ping")
-        #expect(reviewCode { try mediator.route("/y", to: "Other", action: "ping", scheme: "") } == .invalidRoute)
+        #expect(routeCode { try mediator.route("/y", to: "Other", action: "ping", scheme: "") } == .invalidRoute)
         #expect(!mediator.removeRoute("/x", scheme: ""))
         #expect(mediator.open("myapp://x") as? String == "pong")
     }
@@ -597,12 +597,12 @@ struct ReviewRoutePrecedenceTests {
         #expect(mediator.open("myapp://n/1") as? String == "pong")
         try mediator.route("/t/:x", to: "Echo", action: "echo")
         try mediator.route("/t(/:y)", to: "Other", action: "ping")
-        #expect(reviewEcho(mediator, "myapp://t/1")?["@route"] as? String == "/t/:x")
+        #expect(routedEcho(mediator, "myapp://t/1")?["@route"] as? String == "/t/:x")
         #expect(mediator.open("myapp://t") as? String == "pong")
         try mediator.route("/k/me", to: "Echo", action: "echo", priority: 10)
         try mediator.route("/k/:x", to: "Other", action: "ping", scheme: "myapp")
         #expect(mediator.open("myapp://k/me") as? String == "pong")
-        #expect(reviewEcho(mediator, "other://k/me") != nil)
+        #expect(routedEcho(mediator, "other://k/me") != nil)
         try mediator.route("/:a/b", to: "Echo", action: "echo")
         try mediator.route("/q/*", to: "Other", action: "ping")
         #expect(mediator.open("myapp://q/b") as? String == "pong")
@@ -612,21 +612,21 @@ struct ReviewRoutePrecedenceTests {
     func batchReplacingAllOrNone() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/x/:id", to: "Echo", action: "echo")
-        let bad = reviewFailure {
+        let bad = routeFailure {
             try mediator.addRoutes([URLRoute("/x/:other", target: "Other", action: "ping"), URLRoute("/y(", target: "Echo", action: "echo")], replacing: true)
         }
         #expect(bad?.code == .invalidRoute && bad?.reason.hasPrefix("route 2 of 2: ") == true)
-        let twice = reviewFailure {
+        let twice = routeFailure {
             try mediator.addRoutes([URLRoute("/x/:a", target: "Other", action: "ping"), URLRoute("/x/:b", target: "Other", action: "ping")], replacing: true)
         }
         #expect(twice?.code == .duplicateRoute)
-        #expect(reviewEcho(mediator, "myapp://x/1")?["id"] as? String == "1")
+        #expect(routedEcho(mediator, "myapp://x/1")?["id"] as? String == "1")
         #expect(mediator.routes.count == 1)
     }
 
     @Test("Seeded property: the mediator's choice equals a brute-force reading of the documented precedence", arguments: [11, 12, 13] as [UInt64])
     func precedenceAgainstReference(seed: UInt64) throws {
-        var random = ReviewGenerator(seed: seed)
+        var random = EdgeCaseGenerator(seed: seed)
         let pieces = [":p", ":q<int>", ":r<alpha>", "a", "b", "7"]
         for _ in 0..<60 {
             let mediator = try urlTestMediator()
@@ -652,7 +652,7 @@ struct ReviewRoutePrecedenceTests {
                 let url = "myapp://" + (path.isEmpty ? "" : path.joined(separator: "/"))
                 guard !path.isEmpty else { continue }
                 let expected = Self.reference(routes, path)
-                let got = reviewEcho(mediator, url)?["@route"] as? String
+                let got = routedEcho(mediator, url)?["@route"] as? String
                 #expect(got == expected, "\(routes.map(\.pattern)) priorities \(routes.map(\.priority)) on \(url)")
             }
         }
@@ -707,8 +707,8 @@ struct ReviewRoutePrecedenceTests {
 
 // MARK: - Error messages
 
-@Suite("Review: route error messages")
-struct ReviewRouteErrorTests {
+@Suite("Route error messages")
+struct RouteErrorEdgeTests {
     @Test(
         "Every registration error is one safe line naming the route or entry",
         arguments: [
@@ -717,7 +717,7 @@ struct ReviewRouteErrorTests {
         ])
     func patternErrors(pattern: String, shown: String) {
         let mediator = Mediator()
-        let error = reviewFailure { try mediator.route(pattern, to: "Echo", action: "echo") }
+        let error = routeFailure { try mediator.route(pattern, to: "Echo", action: "echo") }
         #expect(error?.code == .invalidRoute)
         #expect(error.map { isOneSafeLine($0.description) } == true, "\(String(describing: error))")
         #expect(error?.reason.contains(shown) == true, "\(String(describing: error))")
@@ -728,20 +728,20 @@ struct ReviewRouteErrorTests {
         let mediator = Mediator()
         try mediator.route("/dup/\u{7}", to: "Echo", action: "echo")
         let cases: [(error: MediatorError?, names: String)] = [
-            (reviewFailure { try mediator.route("/n\u{1B}", to: "Bad\nName", action: "echo") }, "/n\\u{1B}"),
-            (reviewFailure { try mediator.route("/n", to: "Echo", action: "e\u{202E}cho") }, "e\\u{202E}cho"),
-            (reviewFailure { try mediator.route("/n", to: "Echo", action: "echo", scheme: "my\napp") }, "my\\napp"),
-            (reviewFailure { try mediator.route("/dup/\u{7}", to: "Echo", action: "echo") }, "/dup/\\u{7}"),
+            (routeFailure { try mediator.route("/n\u{1B}", to: "Bad\nName", action: "echo") }, "/n\\u{1B}"),
+            (routeFailure { try mediator.route("/n", to: "Echo", action: "e\u{202E}cho") }, "e\\u{202E}cho"),
+            (routeFailure { try mediator.route("/n", to: "Echo", action: "echo", scheme: "my\napp") }, "my\\napp"),
+            (routeFailure { try mediator.route("/dup/\u{7}", to: "Echo", action: "echo") }, "/dup/\\u{7}"),
             (
-                reviewFailure { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"target\": \"Echo\", \"action\": \"echo\", \"x\\u001b\": 1}]") },
+                routeFailure { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"target\": \"Echo\", \"action\": \"echo\", \"x\\u001b\": 1}]") },
                 "route 1: "
             ),
             (
-                reviewFailure { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"pattern\": \"/b\\n\", \"target\": \"Echo\", \"action\": \"echo\"}]") },
+                routeFailure { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"pattern\": \"/b\\n\", \"target\": \"Echo\", \"action\": \"echo\"}]") },
                 "JSON"
             ),
             (
-                reviewFailure {
+                routeFailure {
                     try mediator.addRoutes(
                         json:
                             "[{\"pattern\": \"/ok\", \"target\": \"Echo\", \"action\": \"echo\"}, {\"pattern\": \"/a\\u001b(\", \"target\": \"Echo\", \"action\": \"echo\"}]"
@@ -749,11 +749,11 @@ struct ReviewRouteErrorTests {
                 }, "route 2: "
             ),
             (
-                reviewFailure { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"target\": \"Echo\", \"action\": \"echo\", \"priority\": 1.0}]") },
+                routeFailure { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"target\": \"Echo\", \"action\": \"echo\", \"priority\": 1.0}]") },
                 "route 1: "
             ),
-            (reviewFailure { try mediator.addRoutes(json: "[\"\\u001b[2J\"]") }, "route 1: "),
-            (reviewFailure { try mediator.addRoutes(json: "\u{1B}[2J") }, "JSON"),
+            (routeFailure { try mediator.addRoutes(json: "[\"\\u001b[2J\"]") }, "route 1: "),
+            (routeFailure { try mediator.addRoutes(json: "\u{1B}[2J") }, "JSON"),
         ]
         for (index, entry) in cases.enumerated() {
             let error = try #require(entry.error, "case \(index)")
@@ -767,8 +767,8 @@ struct ReviewRouteErrorTests {
 
 // MARK: - More promises
 
-@Suite("Review: routed calls' params and completions")
-struct ReviewRouteParamsTests {
+@Suite("Routed calls' params and completions")
+struct RouteParamsEdgeTests {
     @Test("A declared action reached through * gets @rest without declaring it; a forged @ key is refused even percent-encoded")
     func declaredRestAndForgedKeys() throws {
         let mediator = Mediator()
@@ -783,7 +783,7 @@ struct ReviewRouteParamsTests {
         #expect(try mediator.callNow(url: "myapp://d/1/a/b") as? String == "a|b")
         #expect(try mediator.callNow(url: "myapp://d/1") as? String == "")
         for url in ["myapp://d/1?%40rest=x", "myapp://d/1?@route=x", "myapp://d/1?%40url", "myapp://d/1?@scheme=a&x=1"] {
-            #expect(reviewCode { _ = try mediator.callNow(url: url) } == .invalidURL, "\(url)")
+            #expect(routeCode { _ = try mediator.callNow(url: url) } == .invalidURL, "\(url)")
             #expect(!mediator.canOpen(url), "\(url)")
         }
     }
@@ -793,7 +793,7 @@ struct ReviewRouteParamsTests {
         let mediator = try urlTestMediator()
         try mediator.route("/user/:id", to: "Echo", action: "echo")
         try mediator.route("/s/:x", to: "Echo", action: "secret")
-        let outcomes = ReviewLog()
+        let outcomes = EdgeCaseLog()
         mediator.open("myapp://user/3") { outcome in
             outcomes.note("result \((outcome["result"] as? [String: any Sendable])?["id"] as? String ?? "-")")
         }
@@ -805,14 +805,14 @@ struct ReviewRouteParamsTests {
     }
 }
 
-@Suite("Review: hostile pattern sizes")
-struct ReviewRouteDeepNestingTests {
+@Suite("Hostile pattern sizes")
+struct RouteDeepNestingEdgeTests {
     @Test("A deeply nested pattern (as a remote JSON route table can carry) is refused as invalidRoute, not a crash")
     func deeplyNestedGroups() {
         let mediator = Mediator()
         // Within the pattern length limit, so that the nesting guard itself is what refuses it.
         let pattern = String(repeating: "(", count: 2_000) + "/a" + String(repeating: ")", count: 2_000)
-        let error = reviewFailure { try mediator.route(pattern, to: "Echo", action: "echo") }
+        let error = routeFailure { try mediator.route(pattern, to: "Echo", action: "echo") }
         #expect(error?.code == .invalidRoute)
         #expect(error.map { $0.description.utf8.count < 1_000 } == true)
     }

@@ -3,66 +3,66 @@ import Mediator
 import MediatorDiagnostics
 import Testing
 
-// Failing tests from the hostile review of the contracts core (issue 13): one test per bug, each
-// named after the behaviour that should hold.
+// Contracts at their edges: one test per behaviour that once failed, each named after the
+// behaviour that holds.
 
 // MARK: - Fixtures
 
 /// A class input with a subclass: the caller passes a subclass instance through the key.
-private class ReviewShape: Codable, @unchecked Sendable {
+private class EdgeShape: Codable, @unchecked Sendable {
     // @unchecked: immutable (one `let`), never mutated after init.
     let name: String
     init(name: String) { self.name = name }
 }
 
-private final class ReviewCircle: ReviewShape, @unchecked Sendable {}
+private final class EdgeCircle: EdgeShape, @unchecked Sendable {}
 
-extension ActionKey where Input == ReviewShape, Output == Bool {
-    fileprivate static var reviewIsCircle: Self { Self(target: "ReviewShapes", action: "isCircle") }
+extension ActionKey where Input == EdgeShape, Output == Bool {
+    fileprivate static var edgeIsCircle: Self { Self(target: "EdgeShapes", action: "isCircle") }
 }
 
 /// A raw-value enum whose raw values do not include the placeholder 0.
-private enum ReviewColor: Int, Codable, Sendable {
+private enum EdgeColor: Int, Codable, Sendable {
     case red = 1
     case blue = 2
 }
 
-private struct ReviewPaint: Codable, Sendable {
-    var color: ReviewColor
+private struct EdgePaint: Codable, Sendable {
+    var color: EdgeColor
     var title: String
 }
 
-extension ActionKey where Input == ReviewPaint, Output == String {
-    fileprivate static var reviewPaint: Self { Self(target: "ReviewPaint", action: "paint") }
+extension ActionKey where Input == EdgePaint, Output == String {
+    fileprivate static var edgePaint: Self { Self(target: "EdgePaint", action: "paint") }
 }
 
 /// A recursive input (an optional reference to its own type), with fields after the recursion.
-private final class ReviewNode: Codable, Sendable {
+private final class EdgeNode: Codable, Sendable {
     let name: String
-    let next: ReviewNode?
+    let next: EdgeNode?
     let title: String
 }
 
-extension ActionKey where Input == ReviewNode, Output == String {
-    fileprivate static var reviewNode: Self { Self(target: "ReviewNodes", action: "node") }
+extension ActionKey where Input == EdgeNode, Output == String {
+    fileprivate static var edgeNode: Self { Self(target: "EdgeNodes", action: "node") }
 }
 
-@Suite("Review of contracts")
-struct ReviewContractTests {
+@Suite("Contracts: edge cases")
+struct ContractEdgeCaseTests {
     // MARK: Typed keys
 
     @Test("a typed call passes a subclass input as is, awaited or not")
     func subclassInputPassedAsIs() async throws {
         let mediator = Mediator()
         try mediator.register(
-            target: "ReviewShapes",
-            actions: [Action<Mediator>(.reviewIsCircle) { _, shape in shape is ReviewCircle }])
-        let circle: ReviewShape = ReviewCircle(name: "c")
+            target: "EdgeShapes",
+            actions: [Action<Mediator>(.edgeIsCircle) { _, shape in shape is EdgeCircle }])
+        let circle: EdgeShape = EdgeCircle(name: "c")
         // The synchronous call takes the hot path and passes the instance as is.
-        let synchronous: Bool = try { () throws(MediatorError) -> Bool in try mediator.callNow(.reviewIsCircle, circle) }()
+        let synchronous: Bool = try { () throws(MediatorError) -> Bool in try mediator.callNow(.edgeIsCircle, circle) }()
         #expect(synchronous)
         // The awaited call must do the same (it compares the input's dynamic type with the key's).
-        let awaited = try await mediator.call(.reviewIsCircle, circle)
+        let awaited = try await mediator.call(.edgeIsCircle, circle)
         #expect(awaited, "the awaited typed call encoded and decoded the input instead of passing it as is")
     }
 
@@ -70,20 +70,20 @@ struct ReviewContractTests {
     func rawValueEnumFieldDoesNotHideLaterFields() throws {
         let mediator = Mediator()
         try mediator.register(
-            target: "ReviewPaint",
-            actions: [Action<Mediator>(.reviewPaint) { _, paint in "\(paint.color.rawValue) \(paint.title)" }])
-        let action = try #require(mediator.targets.first { $0.name == "ReviewPaint" }?.actions.first)
+            target: "EdgePaint",
+            actions: [Action<Mediator>(.edgePaint) { _, paint in "\(paint.color.rawValue) \(paint.title)" }])
+        let action = try #require(mediator.targets.first { $0.name == "EdgePaint" }?.actions.first)
         #expect(action.parameters?.map(\.name) == ["color", "title"])
-        #expect(try mediator.callNow(url: "app://ReviewPaint/paint?color=1&title=hi") as? String == "1 hi")
+        #expect(try mediator.callNow(url: "app://EdgePaint/paint?color=1&title=hi") as? String == "1 hi")
     }
 
     @Test("a keyed action whose input is a recursive type accepts a correct URL call")
     func recursiveInputDoesNotHideLaterFields() throws {
         let mediator = Mediator()
-        try mediator.register(target: "ReviewNodes", actions: [Action<Mediator>(.reviewNode) { _, node in node.title }])
-        let action = try #require(mediator.targets.first { $0.name == "ReviewNodes" }?.actions.first)
+        try mediator.register(target: "EdgeNodes", actions: [Action<Mediator>(.edgeNode) { _, node in node.title }])
+        let action = try #require(mediator.targets.first { $0.name == "EdgeNodes" }?.actions.first)
         #expect(action.parameters?.map(\.name) == ["name", "next", "title"])
-        #expect(try mediator.callNow(url: "app://ReviewNodes/node?name=a&title=t") as? String == "t")
+        #expect(try mediator.callNow(url: "app://EdgeNodes/node?name=a&title=t") as? String == "t")
     }
 
     // MARK: Validation
@@ -92,7 +92,7 @@ struct ReviewContractTests {
     func defaultIsCoerced() throws {
         let mediator = Mediator()
         try mediator.register(
-            target: "ReviewDefaults",
+            target: "EdgeDefaults",
             actions: [
                 Action<Mediator>("list", params: [.optional("limit", .integer, default: Int32(20))]) { _, params in
                     try params.value("limit", as: Int.self)
@@ -100,8 +100,8 @@ struct ReviewContractTests {
             ])
         #expect(mediator.verify().isEmpty)
         // Sent as an Int32, the value is converted to Int: the default must be too.
-        #expect(try mediator.callNow(target: "ReviewDefaults", action: "list", params: ["limit": Int32(5)]) as? Int == 5)
-        #expect(try mediator.callNow(target: "ReviewDefaults", action: "list") as? Int == 20)
+        #expect(try mediator.callNow(target: "EdgeDefaults", action: "list", params: ["limit": Int32(5)]) as? Int == 5)
+        #expect(try mediator.callNow(target: "EdgeDefaults", action: "list") as? Int == 20)
     }
 
     @Test("the fields of objects inside a declared array are checked")
@@ -109,7 +109,7 @@ struct ReviewContractTests {
         let mediator = Mediator()
         let ran = RanFlag()
         try mediator.register(
-            target: "ReviewItems",
+            target: "EdgeItems",
             actions: [
                 Action<Mediator>("save", params: [.required("items", .array(of: .object([.required("id", .integer)])))]) { _, _ in
                     ran.set()
@@ -117,7 +117,7 @@ struct ReviewContractTests {
                 }
             ])
         let error = #expect(throws: MediatorError.self) {
-            try mediator.callNow(target: "ReviewItems", action: "save", params: ["items": [["id": "not a number"] as [String: any Sendable]]])
+            try mediator.callNow(target: "EdgeItems", action: "save", params: ["items": [["id": "not a number"] as [String: any Sendable]]])
         }
         #expect(error?.code == .invalidParameter)
         #expect(!ran.value, "the action ran with an element whose declared field is not an integer")
@@ -129,7 +129,7 @@ struct ReviewContractTests {
     func verifyChecksNestedDefaults() throws {
         let mediator = Mediator()
         try mediator.register(
-            target: "ReviewNested",
+            target: "EdgeNested",
             actions: [
                 Action<Mediator>("set", params: [.required("size", .object([.optional("width", .integer, default: "wide")]))]) { _, _ in nil }
             ])
@@ -142,7 +142,7 @@ struct ReviewContractTests {
     func descriptionWithInfiniteBoundIsJSON() throws {
         let mediator = Mediator()
         try mediator.register(
-            target: "ReviewJSON",
+            target: "EdgeJSON",
             actions: [Action<Mediator>("scale", params: [.required("factor", .number(minimum: 0, maximum: .infinity))]) { _, _ in nil }])
         let json = RegistryDescription(targets: mediator.targets).json
         #expect((try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil, "not JSON:\n\(json)")

@@ -31,10 +31,10 @@ final class CompletionChain: Sendable {
     }
 }
 
-/// Review of issue 12: the completion of `perform(target:action:params:shouldCacheTarget:isolation:completion:)`
+/// The completion of `perform(target:action:params:shouldCacheTarget:isolation:completion:)`
 /// runs outside the depth its call was counted at.
-@Suite("Review: call depth through perform's completion", hangLimit)
-struct ReviewCompletionDepthTests {
+@Suite("Call depth through perform's completion", hangLimit)
+struct CompletionDepthTests {
     @Test("Runaway recursion through perform's completion ends in callDepthExceeded, as through open's")
     func runawayCompletion() async throws {
         let mediator = Mediator(maximumCallDepth: 4)

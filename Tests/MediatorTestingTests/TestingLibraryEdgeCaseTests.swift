@@ -2,10 +2,10 @@ import Mediator
 import MediatorTesting
 import Testing
 
-// Review of issue 14: holes in the testing library.
+// Holes in the testing library.
 
-@Suite("Review: testing library")
-struct ReviewTestingTests {
+@Suite("Testing library: edge cases")
+struct TestingLibraryEdgeCaseTests {
     @Test("strict stubs fail a degradation's fallback that is not stubbed")
     func strictStubsSeeDegradation() throws {
         let mediator = Mediator()

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// An in-process value no command line can send.
-private struct ReviewBox: Sendable {
+private struct InterceptionLostBox: Sendable {
     var size = 1
 }
 
@@ -19,8 +19,8 @@ private func line(after prefix: String, in lines: [String]) -> String? {
     lines.first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
 }
 
-@Suite("Review: describe's examples and names a hostile registry can hold")
-struct ReviewContractCommandLineTests {
+@Suite("describe: examples, and names a hostile registry can hold")
+struct DescribeHostileRegistryTests {
     @Test("describe's example command line escapes control and bidi characters of a default, and stays on one line")
     func exampleEscapesDefaults() async throws {
         let mediator = Mediator()
@@ -64,7 +64,9 @@ struct ReviewContractCommandLineTests {
         try mediator.register(
             target: "Shell",
             actions: [
-                Action("boxed", params: [.required("text", .string), .optional("box", .value(ReviewBox.self), default: ReviewBox())]) { _, _ in "ran" }
+                Action("boxed", params: [.required("text", .string), .optional("box", .value(InterceptionLostBox.self), default: InterceptionLostBox())]) {
+                    _, _ in "ran"
+                }
             ])
         let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
         let lines = await describedLines(tool, "Shell", "boxed")

@@ -4,8 +4,8 @@ import Testing
 
 /// What exit status 130 promises: `--help` says "130 interrupted (the request was cancelled)";
 /// `CommandLineTool`'s documentation "130 interrupted" (the task running it was cancelled).
-@Suite("Review 2: a tool nobody interrupted never exits 130")
-struct Review2CancelledExitStatusTests {
+@Suite("mediate: a tool nobody interrupted never exits 130")
+struct MediateExitStatusTests {
     @Test("A request whose action ends in CancellationError, nobody having interrupted the tool, does not exit 130")
     func cancellationErrorWithoutInterrupt() async throws {
         let mediator = Mediator()
