@@ -4,7 +4,7 @@ import Testing
 
 /// What exit status 130 promises: `--help` says "130 interrupted (the request was cancelled)";
 /// `CommandLineTool`'s documentation "130 interrupted" (the task running it was cancelled).
-@Suite("mediate: a tool nobody interrupted never exits 130")
+@Suite("mediate: a tool nobody interrupted never exits 130", .bug(id: "exit-130-uninterrupted", "a tool nobody interrupted exited 130"))
 struct MediateExitStatusTests {
     @Test("A request whose action ends in CancellationError, nobody having interrupted the tool, does not exit 130")
     func cancellationErrorWithoutInterrupt() async throws {

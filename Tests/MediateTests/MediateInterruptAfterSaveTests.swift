@@ -10,7 +10,7 @@ import Musl
 /// What exit status 130 promises (README's table, `--help`): a request under way is cancelled and
 /// nothing of it is saved; a request whose change was saved stands, even when Ctrl-C comes while
 /// its result is printed.
-@Suite("mediate: Ctrl-C after a request's save")
+@Suite("mediate: Ctrl-C after a request's save", .bug(id: "interrupt-after-save", "what exit 130 promised about a saved change"))
 struct MediateInterruptAfterSaveTests {
     @Test("Ctrl-C after a request's change was saved, while its result is printed: exit 130, and the saved change stands whole")
     func interruptAfterSave() throws {

@@ -33,7 +33,7 @@ final class CompletionChain: Sendable {
 
 /// The completion of `perform(target:action:params:shouldCacheTarget:isolation:completion:)`
 /// runs outside the depth its call was counted at.
-@Suite("Call depth through perform's completion", hangLimit)
+@Suite("Call depth through perform's completion", hangLimit, .bug(id: "completion-depth", "a completion ran inside the depth of the call it completes"))
 struct CompletionDepthTests {
     @Test("Runaway recursion through perform's completion ends in callDepthExceeded, as through open's")
     func runawayCompletion() async throws {

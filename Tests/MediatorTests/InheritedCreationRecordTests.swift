@@ -4,7 +4,9 @@ import Testing
 
 /// The task-local record of the creations a task holds outlives them in tasks
 /// that inherit it (every `Task {}` started inside an async factory copies task-local values).
-@Suite("Creation records inherited by tasks a factory starts", hangLimit)
+@Suite(
+    "Creation records inherited by tasks a factory starts", hangLimit,
+    .bug(id: "stale-creation-record", "tasks a factory started inherited its creation record"))
 struct InheritedCreationRecordTests {
     /// `Flaky`'s first creation starts a task (which waits for `go`, then calls `Flaky`) and fails.
     func flakyMediator(go: Latch, later: ReadWriteLock<Task<Bool, Never>?>, awaiting: Bool) throws -> Mediator {

@@ -4,7 +4,9 @@ import Testing
 /// `MediatorError.Code.cancelled` says "the calling task was cancelled and the action stopped with
 /// `CancellationError`". An action can end in `CancellationError` although nobody cancelled its
 /// caller: it awaited work that someone else cancelled.
-@Suite("A CancellationError that the caller did not ask for")
+@Suite(
+    "A CancellationError that the caller did not ask for",
+    .bug(id: "unrequested-cancellation", "a CancellationError nobody asked for was reported as cancelled"))
 struct UnrequestedCancellationTests {
     @Test("An action ending in another task's CancellationError, its caller not cancelled, is not reported as the caller's cancellation")
     func otherTasksCancellation() async throws {
