@@ -16,8 +16,9 @@ struct GeneratedWrappersPackage {
         let description: String
     }
 
-    /// The repository's root (this file is `Tests/MediateTests/GeneratedWrappersPackage.swift`).
+    /// The repository's root (this file is `Tests/MediateTests/Describe/GeneratedWrappersPackage.swift`).
     static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The temporary folder holding the package (and the logs, beside it).
     let root: URL

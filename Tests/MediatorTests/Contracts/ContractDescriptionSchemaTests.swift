@@ -11,8 +11,9 @@ import Testing
 /// The schema of the description document, read from the repository.
 enum DescriptionSchema {
     /// `Schemas/registry-description.schema.json`, found from this file's path
-    /// (`Tests/MediatorTests/` is two levels below the repository's root).
+    /// (`Tests/MediatorTests/Contracts/` is three levels below the repository's root).
     static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("Schemas").appendingPathComponent("registry-description.schema.json")
 
     static func load() throws -> JSONSchemaCheck {

@@ -175,7 +175,7 @@ struct GeneratedWrappersTests {
         var generated: [String: String] = [:]
         for target in targets { generated[target.name + ".swift"] = SwiftWrappers.source(for: target) }
 
-        let tests = GeneratedWrappersPackage.repositoryRoot.appendingPathComponent("Tests/MediateTests")
+        let tests = GeneratedWrappersPackage.repositoryRoot.appendingPathComponent("Tests/MediateTests/Describe")
         var program: [String: String] = [
             "main.swift": """
             func check() async -> WrapperVerdict {
