@@ -2,7 +2,7 @@ import ExampleAccounts
 import Testing
 
 /// The example accounts are what people copy: unguessable tokens, usernames that cannot pass for
-/// one another (issue 10, item 7).
+/// one another.
 @Suite("Accounts: unguessable session tokens and look-alike-proof usernames")
 struct AccountsSecurityTests {
     /// A token's 128 bits as (high, low) halves.

@@ -5,7 +5,7 @@ import Mediator
 import Testing
 
 /// The example modules' deep links: `Target_Notes.routes`, `Target_Accounts.routes`, and
-/// `Targets/routes.json`, the same table for `mediate --routes` (issue 15, item 7).
+/// `Targets/routes.json`, the same table for `mediate --routes`.
 @Suite("Example routes: the providers' routes and Targets/routes.json")
 struct ExampleRoutesTests {
     /// The text of `Targets/routes.json`, found from this file's path.

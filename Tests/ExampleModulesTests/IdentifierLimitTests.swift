@@ -3,7 +3,7 @@ import ExampleNotes
 import Testing
 
 /// A state restored from a file may have counted ids up to `Int.max`: creating past it is an
-/// error, never a trap (issue 10, item 11).
+/// error, never a trap.
 @Suite("Accounts and notes: running out of ids is an error, not a crash")
 struct IdentifierLimitTests {
     @Test("Sign-up gives out id Int.max - 1, then fails with idsExhausted and changes nothing")

@@ -13,7 +13,7 @@ import Musl
 import Android
 #endif
 
-/// `--log`, `batch --stats` and `--redirects FILE` (issue 14, item 9), on the built binary, and
+/// `--log`, `batch --stats` and `--redirects FILE`, on the built binary, and
 /// what the tool's calls look like to observers.
 @Suite("mediate: --log, batch --stats, --redirects")
 struct InterceptionCommandLineTests {

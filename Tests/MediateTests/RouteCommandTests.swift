@@ -13,8 +13,8 @@ import Musl
 import Android
 #endif
 
-/// `mediate --routes FILE`, `mediate routes` and routed URLs in `open` and `batch` (issue 15,
-/// item 7), on the built binary, and what the options change on a program's own mediator.
+/// `mediate --routes FILE`, `mediate routes` and routed URLs in `open` and `batch`, on the built
+/// binary, and what the options change on a program's own mediator.
 @Suite("mediate: --routes FILE, routes, routed URLs")
 struct RouteCommandTests {
     /// The example modules' route table, `Targets/routes.json`, found from this file's path.

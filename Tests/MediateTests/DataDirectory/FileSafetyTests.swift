@@ -14,7 +14,7 @@ import Android
 #endif
 
 /// What `mediate` does with links, special files, foreign owners and loose modes in its data
-/// directory (issue 10, items 1 and 2).
+/// directory.
 @Suite("mediate: the data directory and its files are used only when safe")
 struct FileSafetyTests {
     static let victimText = "the victim's own text\n"

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What `mediate` accepts in `state.json`, and what it writes back (issue 10, items 7, 11, 12, 13).
+/// What `mediate` accepts in `state.json`, and what it writes back.
 @Suite("mediate: the state file's format, migration and consistency")
 struct StateFileTests {
     /// A format-1 file as mediate 0.1.0 wrote it: one user, one guessable session, one note.
@@ -58,7 +58,7 @@ struct StateFileTests {
         #expect(!tokens.contains { $0.hasPrefix("token-") })
     }
 
-    // MARK: - Ids running out (item 11)
+    // MARK: - Ids running out
 
     @Test("With nextID at Int.max, sign-up and create fail with one clear line (exit 70), never a crash, and the file is unchanged")
     func idsRunOut() throws {
@@ -86,7 +86,7 @@ struct StateFileTests {
         #expect(directory.contents("state.json") == saved)
     }
 
-    // MARK: - Consistency (item 12)
+    // MARK: - Consistency
 
     /// Format 1 (so mediate 0.1.0 reads it too): users 1 and 2, notes 1 and 5, counters past them.
     static let consistent = """
@@ -174,7 +174,7 @@ struct StateFileTests {
         #expect(list.outputText.contains(#""id":5"#))
     }
 
-    // MARK: - Changes of normalisation alone (item 13)
+    // MARK: - Changes of normalisation alone
 
     @Test(
         "A change only in Unicode normalisation (NFC to NFD and back) is saved, byte for byte",

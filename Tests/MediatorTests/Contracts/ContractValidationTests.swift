@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 // Validation and coercion of declared parameters, type by type and error by error. Every expected
-// value and message below is written by hand from the contract (issue 13 and the API notes), not
+// value and message below is written by hand from the contract (and the API notes), not
 // copied from the implementation's output.
 
 /// One value sent for a parameter `v` of a type, and what the action must read (`typed` form).

@@ -369,7 +369,7 @@ struct InterceptionFastPathTests {
         #expect(try handle.callNow([:]) as? String != "I")
     }
 
-    // MARK: - Pre-existing (also at cf7340d^ = 9c02188): not introduced by cf7340d
+    // MARK: - Names in errors and fallbacks with an observer
 
     @Test("An observer changes the names a not-found error shows (Target_Nope/Action_x: becomes Nope/x)")
     func observerChangesErrorNames() throws {

@@ -2,7 +2,7 @@ import Mediator
 import TestSupport
 import Testing
 
-// Issue 14, item 3: no interceptor, redirect or degradation makes a local-only action reachable by
+// No interceptor, redirect or degradation makes a local-only action reachable by
 // URL, or lets a URL reach a target outside the allow-list. Each case below is one way to try;
 // every one must be refused as forbidden, the action must not run, and no interceptor may see the
 // call at the forbidden destination (the policy comes first).

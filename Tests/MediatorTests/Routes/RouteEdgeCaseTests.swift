@@ -39,24 +39,6 @@ private func isOneSafeLine(_ text: String) -> Bool {
     !text.unicodeScalars.contains { $0.isEscapedForTerminals }
 }
 
-/// SplitMix64, seeded: the property and stress tests' choices depend only on the seed.
-private struct EdgeCaseGenerator: RandomNumberGenerator {
-    /// The generator's state.
-    private var state: UInt64
-
-    /// A generator whose sequence depends only on `seed`.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// What a test's closures record, shared across threads.
 private final class EdgeCaseLog: Sendable {
     /// The recorded lines.
@@ -279,7 +261,7 @@ struct RouteConcurrencyTests {
         let wrong = Counter()
         let log = EdgeCaseLog()
         onThreads(8) { thread in
-            var random = EdgeCaseGenerator(seed: UInt64(thread) &* 0x1234_5678 &+ 1)
+            var random = SeededGenerator(seed: UInt64(thread) &* 0x1234_5678 &+ 1)
             for step in 0..<400 {
                 if thread < 4 {
                     let pattern = "/t\(thread)/n\(step % 25)/:x"
@@ -626,7 +608,7 @@ struct RoutePrecedenceEdgeTests {
 
     @Test("Seeded property: the mediator's choice equals a brute-force reading of the documented precedence", arguments: [11, 12, 13] as [UInt64])
     func precedenceAgainstReference(seed: UInt64) throws {
-        var random = EdgeCaseGenerator(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let pieces = [":p", ":q<int>", ":r<alpha>", "a", "b", "7"]
         for _ in 0..<60 {
             let mediator = try urlTestMediator()

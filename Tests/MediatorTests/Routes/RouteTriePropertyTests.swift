@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Mediator
@@ -10,28 +11,14 @@ import Testing
 
 // MARK: - Seeded randomness
 
-/// SplitMix64: the same seed gives the same routes and paths, so a failure reproduces.
-private struct SplitMix64: RandomNumberGenerator {
-    /// The generator's state.
-    private var state: UInt64
-
-    /// A generator starting from `seed`.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+// (TestSupport's SeededGenerator: the same seed gives the same routes and paths, so a failure
+// reproduces.)
+extension SeededGenerator {
     /// `true` with probability `percent` / 100.
-    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
+    fileprivate mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
 
     /// One of `items`.
-    mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
+    fileprivate mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
 }
 
 // MARK: - Reference matcher
@@ -221,14 +208,14 @@ private let segmentPool =
 /// Random patterns from the grammar, with names unique within each pattern.
 private struct PatternGenerator {
     /// The random source.
-    var random: SplitMix64
+    var random: SeededGenerator
     /// The next parameter number.
     private var nameCount = 0
     /// Groups so far in the current pattern (kept at most 4, well inside the caps).
     private var groupCount = 0
 
     /// A generator drawing from `random`.
-    init(random: SplitMix64) { self.random = random }
+    init(random: SeededGenerator) { self.random = random }
 
     /// A random pattern, prefixed by `prefix` (a literal segment, or empty).
     mutating func pattern(prefix: String) -> String {
@@ -342,7 +329,7 @@ struct RouteTriePropertyTests {
         "The trie agrees with the reference on paths from the routes and on random paths (2,000 seeded route sets), with literals compared byte for byte or ignoring ASCII case",
         arguments: [false, true])
     func agreesWithReference(foldingCase: Bool) throws {
-        var generator = PatternGenerator(random: SplitMix64(seed: foldingCase ? 0x5EED_0003 : 0x5EED_0001))
+        var generator = PatternGenerator(random: SeededGenerator(seed: foldingCase ? 0x5EED_0003 : 0x5EED_0001))
         var tally = Tally()
         for iteration in 0..<2_000 {
             // A third of the sets are disjoint: each pattern starts with its own literal.
@@ -415,7 +402,7 @@ struct RouteTriePropertyTests {
 
     @Test("Routes are listed by priority, best variant kinds, then registration order (500 seeded sets)")
     func listingOrder() throws {
-        var generator = PatternGenerator(random: SplitMix64(seed: 0x5EED_0002))
+        var generator = PatternGenerator(random: SeededGenerator(seed: 0x5EED_0002))
         for _ in 0..<500 {
             var builder = RouteTrieBuilder<String>()
             var routes: [(label: String, priority: Int, kinds: [Int], order: Int)] = []
