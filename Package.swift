@@ -68,6 +68,7 @@ let package = Package(
             name: "MediatorBenchmarks",
             dependencies: ["Mediator", "MediatorCommandLine"],
             path: "Sources/MediatorBenchmarks",
+            exclude: ["README.md"],
             swiftSettings: settings
         ),
         // Fuzz inputs: replays a corpus in ordinary builds; `scripts/fuzz` builds it with libFuzzer.
