@@ -21,43 +21,10 @@ package struct JSONOutline: Sendable {
         var next: Int
     }
 
-    /// A member's key: where its bytes are, when they are printable ASCII without escapes (the
-    /// usual key, compared without making a string), else its text.
-    private enum Key: Sendable {
-        case plain(Range<Int>)
-        case text(String)
-
-        init(_ read: JSONValue.Parser.StringRead) {
-            switch read {
-            case .plain(let range): self = .plain(range)
-            case .text(let text): self = .text(text)
-            }
-        }
-
-        func text(in bytes: UnsafeBufferPointer<UInt8>) -> String {
-            switch self {
-            case .plain(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-            case .text(let text): text
-            }
-        }
-
-        /// Whether the two keys are the same string, as `String` compares them (two ASCII texts
-        /// are equal only byte for byte; others may be equal in other bytes).
-        func isSame(as other: Key, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            if case .plain(let range) = self, case .plain(let otherRange) = other {
-                return sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), UnsafeBufferPointer(rebasing: bytes[otherRange]))
-            }
-            return text(in: bytes) == other.text(in: bytes)
-        }
-
-        /// Whether the key is the text whose UTF-8 is `text`.
-        func isSame(as text: UnsafeBufferPointer<UInt8>, isASCII: Bool, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            if case .plain(let range) = self, isASCII {
-                return sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), text)
-            }
-            return self.text(in: bytes) == String(decoding: text, as: UTF8.self)
-        }
-    }
+    /// A member's key, as the parser read it: where its bytes are, when they are printable ASCII
+    /// without escapes (the usual key, compared without making a string), else its text. (Empty
+    /// for the whole text's value and for array elements.)
+    private typealias Key = JSONValue.Parser.StringRead
 
     private enum Kind: Sendable {
         case scalar(JSONValue)
@@ -92,8 +59,7 @@ package struct JSONOutline: Sendable {
             entries.append(Entry(key: key, kind: .object, next: object + 1))
             var count = 0
             var seen: Set<String> = []
-            try parser.forEachMember { parser, read throws(JSONValue.ParseError) in
-                let key = Key(read)
+            try parser.forEachMember { parser, key throws(JSONValue.ParseError) in
                 // (The object's members so far are the entries after it: its end is not known yet.)
                 if count < linearKeyCheckLimit {
                     let bytes = parser.bytes
@@ -192,5 +158,24 @@ package struct JSONOutline: Sendable {
                 return (try? parser.value(depth: 0)) ?? .null
             }
         }
+    }
+}
+
+extension JSONValue.Parser.StringRead {
+    /// Whether the two keys are the same string, as `String` compares them (two ASCII texts
+    /// are equal only byte for byte; others may be equal in other bytes).
+    fileprivate func isSame(as other: Self, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if case .plain(let range) = self, case .plain(let otherRange) = other {
+            return sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), UnsafeBufferPointer(rebasing: bytes[otherRange]))
+        }
+        return text(in: bytes) == other.text(in: bytes)
+    }
+
+    /// Whether the key is the text whose UTF-8 is `text`.
+    fileprivate func isSame(as text: UnsafeBufferPointer<UInt8>, isASCII: Bool, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if case .plain(let range) = self, isASCII {
+            return sameBytes(UnsafeBufferPointer(rebasing: bytes[range]), text)
+        }
+        return self.text(in: bytes) == String(decoding: text, as: UTF8.self)
     }
 }

@@ -209,18 +209,21 @@ extension JSONValue {
 
         /// A string as read: where its bytes are, when they are printable ASCII without escapes
         /// (its text is those bytes as they are), else its text.
-        enum StringRead {
+        enum StringRead: Sendable {
             case plain(Range<Int>)
             case text(String)
+
+            /// The string's text, its bytes (if plain) read from `bytes`, the text it was read from.
+            func text(in bytes: UnsafeBufferPointer<UInt8>) -> String {
+                switch self {
+                case .plain(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+                case .text(let text): text
+                }
+            }
         }
 
         /// The text of a string read from these bytes.
-        func text(of read: StringRead) -> String {
-            switch read {
-            case .plain(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-            case .text(let text): text
-            }
-        }
+        func text(of read: StringRead) -> String { read.text(in: bytes) }
 
         mutating func string() throws(ParseError) -> String { text(of: try stringRead()) }
 

@@ -281,7 +281,7 @@ public final class MCPServer: Sendable {
         var response: [UInt8] = []
         response.reserveCapacity(256)
         append(#"{"id":"#, to: &response)
-        id.write(to: &response)
+        response += id.json.serialized.utf8
         append(#","jsonrpc":"2.0","result":"#, to: &response)
         outcome.writeToolResult(tool.shape, target: tool.targetName, action: tool.actionName, to: &response)
         response.append(UInt8(ascii: "}"))
@@ -380,17 +380,6 @@ enum RequestID: Hashable, Sendable {
         switch self {
         case .number(let number): .int(number)
         case .text(let text): .string(text)
-        }
-    }
-
-    /// Appends the id as JSON (as ``json`` is written).
-    func write(to output: inout [UInt8]) {
-        switch self {
-        case .number(let number): output += String(number).utf8
-        case .text(let text):
-            var quoted = ""
-            writeJSONString(text, to: &quoted)
-            output += quoted.utf8
         }
     }
 }
