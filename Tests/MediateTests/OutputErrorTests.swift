@@ -56,6 +56,15 @@ struct OutputErrorTests {
         #expect(run.errorText == "mediate: error: line 1: cannot write the result to standard output: No space left on device\n")
     }
 
+    @Test("An MCP server whose responses cannot be written: exit 74 and one line")
+    func agentServerStops() throws {
+        let input = try temporaryFile(String(repeating: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n", count: 3))
+        defer { unlink(input) }
+        let run = rawMediate(["--in-memory", "mcp"], RawOptions(input: .path(input), output: .path("/dev/full")))
+        #expect(run.status == 74)
+        #expect(run.errorText == "mediate: error: cannot write a response to standard output: No space left on device\n")
+    }
+
     @Test("With SIGPIPE ignored, a reader that is gone: exit 74 and one line (EPIPE), for perform and batch")
     func closedPipeIgnored() throws {
         let options = RawOptions(output: .closedPipe, ignoresSIGPIPE: true)

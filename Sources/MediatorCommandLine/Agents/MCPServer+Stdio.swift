@@ -36,7 +36,7 @@ extension MCPServer {
     ///   - write: prints one line (see ``CommandLineTool/Writer``); by default to standard output
     ///     or standard error.
     /// - Returns: 0 at the end of the input; 74 when the input cannot be read or the output
-    ///   written; 130 when the calling task was cancelled (the calls under way are cancelled too).
+    ///   written (with one line on standard error saying which, if that can be written); 130 when the calling task was cancelled (the calls under way are cancelled too).
     public func run(
         input: BatchInput = .standardInput(),
         write: @escaping CommandLineTool.Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }
@@ -93,22 +93,23 @@ extension MCPServer {
                 responseSink.finish()
             }
             writing: for await response in responses {
-                do throws(StreamError) {
-                    switch response {
-                    case .message(let line):
-                        defer { permits.signal() }
+                switch response {
+                case .message(let line):
+                    defer { permits.signal() }
+                    do throws(StreamError) {
                         try write(.output, line)
-                    case .inputFailed(let message):
+                    } catch {
+                        // Nobody reads the responses any more: say so (once) and stop serving.
                         status = 74
-                        try write(.error, "\(name): error: \(message)")
+                        try? write(.error, "\(name): error: cannot write a response to standard output: \(error)")
+                        group.cancelAll()
+                        break writing
                     }
-                    afterEachMessage()
-                } catch {
-                    // Nobody reads the responses any more: stop serving.
+                case .inputFailed(let message):
                     status = 74
-                    group.cancelAll()
-                    break writing
+                    try? write(.error, "\(name): error: \(message)")
                 }
+                afterEachMessage()
             }
             group.cancelAll()
         }

@@ -408,14 +408,20 @@ struct AgentBridgeTests {
         #expect(parseErrors.allSatisfy { $0["id"] == .null })
     }
 
-    @Test("Over stdio: when the responses cannot be written, the server stops with 74")
+    @Test("Over stdio: when the responses cannot be written, the server stops with 74 and one error line saying so")
     func outputGone() async throws {
         let fixture = try Fixture()
-        let input = Array((#"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n").utf8)
-        let status = await fixture.server.run(input: BatchInput(bytes: input)) { _, _ throws(StreamError) in
-            throw StreamError(errorNumber: 32)
+        let input = Array(String(repeating: #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n", count: 3).utf8)
+        var errors: [String] = []
+        var attempts = 0
+        let status = await fixture.server.run(input: BatchInput(bytes: input)) { stream, line throws(StreamError) in
+            guard stream == .output else { return errors.append(line) }
+            attempts += 1
+            throw StreamError(errorNumber: 32)  // EPIPE
         }
         #expect(status == 74)
+        #expect(attempts == 1)
+        #expect(errors == ["tests: error: cannot write a response to standard output: \(StreamError(errorNumber: 32))"])
     }
 }
 
