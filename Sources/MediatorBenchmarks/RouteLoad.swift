@@ -1,15 +1,5 @@
 import Mediator
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 // Loading a route table: the time `addRoutes(json:)` and the first match (which builds the tries)
 // take, the memory the routes keep, and the peak on the way. One table per process, so that the
 // peak (`ru_maxrss`, which only grows) is this table's: `mediator-bench --route-load NAME`.

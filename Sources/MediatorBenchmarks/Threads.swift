@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Starts a plain POSIX thread running `body` (the benchmark wants real threads, started together).
 func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t {
     final class Box: Sendable {

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Work driven `count` times: plain synchronous code, or code that awaits.
 ///
 /// Synchronous work runs where the benchmark runs: on the main actor, which is the main thread,

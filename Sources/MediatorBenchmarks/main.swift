@@ -10,16 +10,6 @@ import Mediator
 //   mediator-bench --memory                             resident memory of 5,000 targets x 5 actions
 //   mediator-bench --flat-memory                        a million calls per entry point leave memory flat
 //   mediator-bench --route-load TABLE                   load a route table: time, memory kept, peak
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 struct Measurement {
     let name: String
     let median: Double

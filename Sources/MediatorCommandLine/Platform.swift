@@ -1,11 +1,12 @@
-// The platforms this module builds for, decided here once: the C library is Darwin on Apple
-// platforms, Glibc or Musl on Linux, Android on Android; anything else stops the build with a
-// message naming it. Swift makes an `import` visible only in its own file, so each file that calls
-// the C library imports it with the same four-way block; this file is where a platform is added.
+// Everything this module asks of the C library: reading and writing descriptors, the system's
+// text for an error number, reading a small file whole, and starting a thread. Swift makes an
+// `import` visible only in the file that writes it, so the C library is chosen here once (Darwin
+// on Apple platforms, Glibc or Musl on Linux, Android on Android; anything else stops the build
+// with a message naming it), behind small internal wrappers; no other file of the module imports
+// a C library, and this file is where a platform is added.
 //
-// The C library's I/O calls by one name on every platform: Swift cannot name `read` and `write`
-// unqualified where its own methods of the same names are in scope, so each is bound once here
-// (`package`: `mediate` reads its data file with the same call).
+// Swift cannot name `read` and `write` unqualified where its own methods of the same names are in
+// scope, so each is bound once here (`package`: `mediate` reads its data file with the same call).
 #if canImport(Darwin)
 import Darwin
 package let systemRead = Darwin.read
@@ -27,3 +28,170 @@ package let systemWrite = Android.write
 #else
 #error("MediatorCommandLine needs a POSIX C library: Darwin, Glibc, Musl or Android")
 #endif
+
+// MARK: - Descriptors
+
+/// The system's text for an error number, as `strerror` gives it: "No space left on device".
+func systemErrorText(_ errorNumber: Int32) -> String {
+    String(cString: strerror(errorNumber))
+}
+
+/// Reads up to `buffer.count` bytes from `descriptor`, retrying interrupted reads and waiting
+/// (rather than failing) while a non-blocking descriptor has nothing yet: a standard stream may
+/// be non-blocking when a parent process made it so. Returns the count read (0 at the end), or
+/// the error number of a failure.
+func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, StreamError> {
+    while true {
+        let count = systemRead(descriptor, buffer.baseAddress!, buffer.count)
+        if count >= 0 { return .success(count) }
+        let failure = errno
+        if failure == EINTR { continue }
+        if failure == EAGAIN || failure == EWOULDBLOCK {
+            if let pollFailure = waitUntilReady(descriptor, for: Int16(POLLIN)) { return .failure(StreamError(errorNumber: pollFailure)) }
+            continue
+        }
+        return .failure(StreamError(errorNumber: failure))
+    }
+}
+
+/// Writes every byte to a file descriptor, retrying interrupted and partial writes. Shared with
+/// `mediate`'s data store. Returns false on an error (`errno` says which).
+package func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    let failure = bytes.withUnsafeBufferPointer { writeAll($0, to: descriptor) }
+    if let failure { errno = failure }
+    return failure == nil
+}
+
+/// Writes every byte, retrying interrupted and partial writes, and waiting (rather than failing)
+/// when the descriptor is non-blocking and full. Returns the error number of a failure, nil when
+/// everything was written.
+func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, to descriptor: Int32) -> Int32? {
+    var offset = 0
+    while offset < bytes.count {
+        let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+            let failure = errno
+            if failure == EINTR { continue }
+            if failure == EAGAIN || failure == EWOULDBLOCK {
+                if let pollFailure = waitUntilReady(descriptor, for: Int16(POLLOUT)) { return pollFailure }
+                continue
+            }
+            return failure
+        }
+        offset += written
+    }
+    return nil
+}
+
+/// Blocks until `descriptor` is ready for `events` (`POLLIN`, `POLLOUT`). Returns the error number
+/// of a failed `poll`.
+private func waitUntilReady(_ descriptor: Int32, for events: Int16) -> Int32? {
+    var entry = pollfd(fd: descriptor, events: events, revents: 0)
+    while poll(&entry, 1, -1) < 0 {
+        let failure = errno
+        if failure != EINTR { return failure }
+    }
+    // Ready, or hung up or in error: the next read or write says which.
+    return nil
+}
+
+/// The offset of the first newline in `buffer`, if any.
+func firstNewline(in buffer: UnsafeRawBufferPointer) -> Int? {
+    guard let base = buffer.baseAddress else { return nil }
+    return memchr(base, 0x0A, buffer.count).map { base.distance(to: UnsafeRawPointer($0)) }
+}
+
+// MARK: - Files
+
+/// What reading a file whole found.
+enum FileContents {
+    /// Its bytes, at most the limit.
+    case bytes([UInt8])
+    /// Not a regular file: what it is instead ("a directory", "a FIFO (named pipe)", ...).
+    case notRegularFile(String)
+    /// More bytes than the limit (said by its size, or found while reading).
+    case tooLarge
+    /// A call failed: what could not be done ("cannot open it") and the system's reason.
+    case failed(String, StreamError)
+}
+
+/// Reads the regular file at `path` whole, refusing anything else (a FIFO or a device could block
+/// or never end) and anything over `limit` bytes, without reading more than one byte past it.
+func readRegularFile(atPath path: String, limit: Int) -> FileContents {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return .failed("cannot read it", StreamError(errorNumber: errno)) }
+    if let kind = fileKind(info) { return .notRegularFile(kind) }
+    guard info.st_size <= limit else { return .tooLarge }
+    // Non-blocking, so that a file swapped for a FIFO since `stat` cannot block the open.
+    let file = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard file >= 0 else { return .failed("cannot open it", StreamError(errorNumber: errno)) }
+    defer { _ = close(file) }
+    guard fstat(file, &info) == 0 else { return .failed("cannot inspect it", StreamError(errorNumber: errno)) }
+    if let kind = fileKind(info) { return .notRegularFile(kind) }
+    guard info.st_size <= limit else { return .tooLarge }
+    // At most one byte past the limit, whatever the size said: the file may grow meanwhile.
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+    var count = 0
+    reading: while count <= limit {
+        if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - count))) }
+        switch bytes.withUnsafeMutableBytes({ readSome(file, into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }) {
+        case .success(0): break reading
+        case .success(let read): count += read
+        case .failure(let error): return .failed("cannot read it", error)
+        }
+    }
+    guard count <= limit else { return .tooLarge }
+    bytes.removeSubrange(count...)
+    return .bytes(bytes)
+}
+
+/// What a file is when it is not a regular file; nil for a regular file.
+private func fileKind(_ info: stat) -> String? {
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: nil
+    case S_IFDIR: "a directory"
+    case S_IFIFO: "a FIFO (named pipe)"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    case S_IFSOCK: "a socket"
+    default: "of an unknown kind"
+    }
+}
+
+// MARK: - Threads
+
+/// Runs `body` on a new detached POSIX thread: a blocking `read(2)` there never holds a thread of
+/// the concurrency pool. Returns false, without running `body`, when no thread could be started.
+func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    final class Job: Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Job(body)).toOpaque()
+    #if canImport(Darwin)
+    var thread: pthread_t?
+    #else
+    var thread = pthread_t()
+    #endif
+    let started = pthread_create(
+        &thread, nil,
+        { raw in
+            #if canImport(Darwin)
+            let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
+            #else
+            let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+            #endif
+            job.body()
+            return nil
+        }, context)
+    guard started == 0 else {
+        Unmanaged<Job>.fromOpaque(context).release()
+        return false
+    }
+    #if canImport(Darwin)
+    if let thread { pthread_detach(thread) }
+    #else
+    pthread_detach(thread)
+    #endif
+    return true
+}

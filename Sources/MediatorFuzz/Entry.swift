@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// The fuzz entries: each has its own input format and its own kept corpus. `core` (the URL
 /// parser, the command-line layer, params coercion; the files directly in `Tests/FuzzCorpus`) and
 /// `routes` (deep-link routes, ``RouteFuzz``; `Tests/FuzzCorpus/routes`). Separate entries rather

@@ -2,16 +2,6 @@ import Dispatch
 import Mediator
 import MediatorCommandLine
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// The inputs the fuzzer explores: the first byte picks the entry point, the rest is its input.
 /// Each check stops the process (`fatalError`), which libFuzzer records as a crash with the input.
 enum FuzzTargets {

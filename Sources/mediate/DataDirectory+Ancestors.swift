@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 extension DataDirectory {
     /// Refuses a data directory that someone else could swap for another: as ssh checks every
     /// directory above `~/.ssh`, each directory above this one (from the directory as opened, so

@@ -1,16 +1,6 @@
 import Mediator
 import MediatorCommandLine
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 extension DataDirectory {
     /// The largest state file `mediate` reads or writes: 64 MiB. A larger file is refused, never
     /// read whole (so a huge or endless file cannot exhaust memory).

@@ -1,16 +1,6 @@
 import ExampleModuleSupport
 import MediatorCommandLine
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 extension DataDirectory {
     /// Temporary files are `state.json.tmp-` and 32 random hex digits. (Before, one fixed name,
     /// `state.json.tmp`; leftovers under that name are removed too.)

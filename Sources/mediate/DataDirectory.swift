@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// The data directory, held open: every file in it is opened relative to this one descriptor
 /// (`openat`), so the checks made on the directory hold for every file used in it, even if the
 /// path is renamed meanwhile.

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// `mediate`'s state file: `state.json` in the data directory, guarded by `state.lock`.
 ///
 /// Every request runs inside ``transaction(_:)``: take an exclusive `flock` on the lock file,

@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Why the data directory or one of its files could not be used: one line that names the path
 /// and the reason (`mediate` exits 74 with it).
 struct DataStoreError: Error, CustomStringConvertible {

@@ -1,16 +1,6 @@
 import ExampleModuleSupport
 import MediatorCommandLine
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Ctrl-C in `mediate`: during a request it cancels the request; anywhere else, or a second time,
 /// it ends the process at once. Either way the exit status is 130.
 ///

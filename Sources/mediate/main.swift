@@ -8,16 +8,6 @@ import MediatorCommandLine
 // mediate: invokes any action registered in this program's mediator from a shell.
 // The example modules (Accounts, Notes) and the diagnostic target Echo are registered at start-up;
 // the example modules keep their state in a data directory between runs.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 let version = "0.1.0"
 
 // A standard stream that was closed (`mediate ... >&-`) must not leave its number free: the data

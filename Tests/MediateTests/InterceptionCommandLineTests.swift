@@ -3,16 +3,6 @@ import Mediator
 import MediatorCommandLine
 import Testing
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// `--log`, `batch --stats` and `--redirects FILE`, on the built binary, and
 /// what the tool's calls look like to observers.
 @Suite("mediate: --log, batch --stats, --redirects")

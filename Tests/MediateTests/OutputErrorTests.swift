@@ -3,16 +3,6 @@ import Mediator
 import MediatorCommandLine
 import Testing
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Runs `mediate` with raw options; arguments as text.
 func rawMediate(_ arguments: [String], _ options: RawOptions) -> RawRun {
     RawProcess.run(Mediate.binary.path, arguments: arguments.map { Array($0.utf8) }, options: options)

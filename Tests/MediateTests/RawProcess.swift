@@ -1,15 +1,5 @@
 import Foundation
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// How a raw run of a program ended.
 struct RawRun {
     /// The exit status, or nil when a signal ended the process.

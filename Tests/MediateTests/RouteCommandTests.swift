@@ -3,16 +3,6 @@ import Mediator
 import MediatorCommandLine
 import Testing
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// `mediate --routes FILE`, `mediate routes` and routed URLs in `open` and `batch`, on the built
 /// binary, and what the options change on a program's own mediator.
 @Suite("mediate: --routes FILE, routes, routed URLs")

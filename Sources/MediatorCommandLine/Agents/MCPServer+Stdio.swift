@@ -3,16 +3,6 @@
 import Dispatch
 import Mediator
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 extension MCPServer {
     /// Serves the Model Context Protocol's stdio transport: each line of `input` is a message,
     /// each response one line written to ``CommandLineTool/Stream/output``; nothing else is
@@ -148,58 +138,24 @@ enum InputEvent: Sendable {
 /// thread of the concurrency pool (with one core, that would stop every call).
 enum InputThread {
     static func start(reading input: BatchInput, into sink: AsyncStream<InputEvent>.Continuation, permits: DispatchSemaphore) {
-        final class Job: Sendable {
-            let input: BatchInput
-            let sink: AsyncStream<InputEvent>.Continuation
-            let permits: DispatchSemaphore
-            init(_ input: BatchInput, _ sink: AsyncStream<InputEvent>.Continuation, _ permits: DispatchSemaphore) {
-                self.input = input
-                self.sink = sink
-                self.permits = permits
-            }
+        // No thread: read here instead (the input is then read on the caller's thread).
+        if !startDetachedThread({ read(input, into: sink, permits: permits) }) { read(input, into: sink, permits: permits) }
+    }
 
-            func run() {
-                var reader = LineReader(input: input)
-                while true {
-                    permits.wait()
-                    do throws(StreamError) {
-                        guard let (_, line) = try reader.next() else { break }
-                        // Nobody listens any more (the server stopped): stop reading.
-                        if case .terminated = sink.yield(.line(line)) { return }
-                    } catch {
-                        sink.yield(.failed(error))
-                        break
-                    }
-                }
-                sink.finish()
+    /// Reads lines, each once a permit is free, until the input ends or fails or nobody listens.
+    private static func read(_ input: BatchInput, into sink: AsyncStream<InputEvent>.Continuation, permits: DispatchSemaphore) {
+        var reader = LineReader(input: input)
+        while true {
+            permits.wait()
+            do throws(StreamError) {
+                guard let (_, line) = try reader.next() else { break }
+                // Nobody listens any more (the server stopped): stop reading.
+                if case .terminated = sink.yield(.line(line)) { return }
+            } catch {
+                sink.yield(.failed(error))
+                break
             }
         }
-        let context = Unmanaged.passRetained(Job(input, sink, permits)).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let started = pthread_create(
-            &thread, nil,
-            { raw in
-                #if canImport(Darwin)
-                let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
-                #else
-                let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
-                #endif
-                job.run()
-                return nil
-            }, context)
-        guard started == 0 else {
-            // No thread: read here instead (the input is then read on the caller's thread).
-            Unmanaged<Job>.fromOpaque(context).takeRetainedValue().run()
-            return
-        }
-        #if canImport(Darwin)
-        if let thread { pthread_detach(thread) }
-        #else
-        pthread_detach(thread)
-        #endif
+        sink.finish()
     }
 }

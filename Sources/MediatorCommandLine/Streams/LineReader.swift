@@ -1,15 +1,5 @@
 import Mediator
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Splits a ``BatchInput`` into lines with bounded memory.
 ///
 /// Bytes are read in chunks (`read(2)` for a descriptor, no stdio buffer and no Foundation) and a
@@ -133,9 +123,7 @@ struct LineReader {
 
     /// The index of the next newline in the unread part of the chunk.
     private func findNewline() -> Int? {
-        chunk.withUnsafeBytes { buffer in
-            memchr(buffer.baseAddress! + start, 0x0A, end - start).map { buffer.baseAddress!.distance(to: UnsafeRawPointer($0)) }
-        }
+        chunk.withUnsafeBytes { buffer in firstNewline(in: UnsafeRawBufferPointer(rebasing: buffer[start..<end])).map { start + $0 } }
     }
 
     /// Reads the next chunk; 0 at the end of the input.
@@ -150,21 +138,9 @@ struct LineReader {
             memoryOffset += count
             return count
         case .descriptor(let descriptor):
-            while true {
-                let (count, failure) = chunk.withUnsafeMutableBytes { buffer in
-                    let count = systemRead(descriptor, buffer.baseAddress!, buffer.count)
-                    return (count, count < 0 ? errno : 0)
-                }
-                if count >= 0 { return count }
-                if failure == EINTR { continue }
-                if failure == EAGAIN || failure == EWOULDBLOCK {
-                    // A non-blocking standard input (set by a parent process): wait for data.
-                    if let pollFailure = waitUntilReady(descriptor, for: Int16(POLLIN)) {
-                        throw StreamError(errorNumber: pollFailure)
-                    }
-                    continue
-                }
-                throw StreamError(errorNumber: failure)
+            switch chunk.withUnsafeMutableBytes({ readSome(descriptor, into: $0) }) {
+            case .success(let count): return count
+            case .failure(let error): throw error
             }
         }
     }

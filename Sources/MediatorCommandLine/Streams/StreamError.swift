@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// A standard stream that could not be read or written, with the system's reason.
 ///
 /// ```swift
@@ -35,5 +25,5 @@ public struct StreamError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The system's text for the error, as `strerror` gives it: "No space left on device".
-    public var description: String { String(cString: strerror(errorNumber)) }
+    public var description: String { systemErrorText(errorNumber) }
 }

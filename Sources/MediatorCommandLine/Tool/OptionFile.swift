@@ -1,15 +1,5 @@
 import Mediator
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// A file named by an option (`--redirects FILE`, `--routes FILE`), read whole as UTF-8 text.
 ///
 /// The file is named by the person at the command line, so a symbolic link is followed (as `cat`
@@ -31,49 +21,13 @@ enum OptionFile {
         func failure(_ reason: String) -> CommandError {
             .call(MediatorError(code, reason: "\(option) \(quoted(path)): \(reason)"))
         }
-        func systemFailure(_ what: String) -> CommandError {
-            failure("\(what): \(String(cString: strerror(errno)))")
-        }
-        let tooLarge = failure("it is larger than the limit of \(maximumSize >> 20) MiB (\(maximumSize) bytes)")
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw systemFailure("cannot read it") }
-        if let kind = kind(info) { throw failure("it is \(kind), not a regular file") }
-        guard info.st_size <= maximumSize else { throw tooLarge }
-        let file = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard file >= 0 else { throw systemFailure("cannot open it") }
-        defer { _ = close(file) }
-        guard fstat(file, &info) == 0 else { throw systemFailure("cannot inspect it") }
-        if let kind = kind(info) { throw failure("it is \(kind), not a regular file") }
-        guard info.st_size <= maximumSize else { throw tooLarge }
-        // At most one byte past the limit, whatever the size said: the file may grow meanwhile.
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var count = 0
-        while count <= maximumSize {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, maximumSize + 1 - count))) }
-            let read = bytes.withUnsafeMutableBytes { buffer in systemRead(file, buffer.baseAddress! + count, buffer.count - count) }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw systemFailure("cannot read it")
-            }
-            if read == 0 { break }
-            count += read
-        }
-        guard count <= maximumSize else { throw tooLarge }
-        bytes.removeSubrange(count...)
-        guard let text = validUTF8(bytes) else { throw failure("it is not UTF-8 text") }
-        return text
-    }
-
-    /// What a file with this metadata is, when it is not a regular file.
-    private static func kind(_ info: stat) -> String? {
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: nil
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a FIFO (named pipe)"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
-        default: "of an unknown kind"
+        switch readRegularFile(atPath: path, limit: maximumSize) {
+        case .bytes(let bytes):
+            guard let text = validUTF8(bytes) else { throw failure("it is not UTF-8 text") }
+            return text
+        case .notRegularFile(let kind): throw failure("it is \(kind), not a regular file")
+        case .tooLarge: throw failure("it is larger than the limit of \(maximumSize >> 20) MiB (\(maximumSize) bytes)")
+        case .failed(let what, let error): throw failure("\(what): \(error)")
         }
     }
 }

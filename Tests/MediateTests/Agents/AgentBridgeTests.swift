@@ -417,11 +417,11 @@ struct AgentBridgeTests {
         let status = await fixture.server.run(input: BatchInput(bytes: input)) { stream, line throws(StreamError) in
             guard stream == .output else { return errors.append(line) }
             attempts += 1
-            throw StreamError(errorNumber: 32)  // EPIPE
+            throw StreamError(errorNumber: EPIPE)
         }
         #expect(status == 74)
         #expect(attempts == 1)
-        #expect(errors == ["tests: error: cannot write a response to standard output: \(StreamError(errorNumber: 32))"])
+        #expect(errors == ["tests: error: cannot write a response to standard output: \(StreamError(errorNumber: EPIPE))"])
     }
 }
 

@@ -1,16 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 @Suite("mediate batch: line limit, read errors and invalid UTF-8")
 struct BatchInputTests {
     static let mebibyte = 1024 * 1024

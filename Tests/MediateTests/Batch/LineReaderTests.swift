@@ -3,16 +3,6 @@ import Testing
 
 @testable import MediatorCommandLine
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Every line a reader gives, with its number; stops at a read error (returned as well).
 func readAll(_ input: BatchInput, chunkSize: Int) -> (lines: [(Int, LineReader.Line)], error: StreamError?) {
     var reader = LineReader(input: input, chunkSize: chunkSize)

@@ -1,15 +1,5 @@
 import Testing
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Some parents hand their children non-blocking pipes (the flag belongs to the pipe, so the
 /// child inherits it); `read` and `write` then fail with `EAGAIN` instead of waiting.
 @Suite("mediate: non-blocking standard streams are waited on, not taken for errors")

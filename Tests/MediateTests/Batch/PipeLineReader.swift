@@ -1,15 +1,5 @@
 import Foundation
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Reads the lines a child process writes to a pipe as they come, so a test can act on an event
 /// ("the k-th line was read") instead of on time. Each wait is bounded by a generous limit that
 /// only a hang reaches.

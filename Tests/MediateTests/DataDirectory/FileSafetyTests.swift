@@ -3,16 +3,6 @@ import Testing
 
 @testable import mediate
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// What `mediate` does with links, special files, foreign owners and loose modes in its data
 /// directory.
 @Suite("mediate: the data directory and its files are used only when safe")

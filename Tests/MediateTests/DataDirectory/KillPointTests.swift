@@ -1,16 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// Whether `strace` can trace here (it is installed and the system allows `ptrace`).
 enum Strace {
     static let path = "/usr/bin/strace"

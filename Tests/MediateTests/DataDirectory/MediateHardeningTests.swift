@@ -1,12 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The data directory and batch against hostile files and input, each case pinned.
 @Suite("mediate: repeated keys, the directories above the data directory, leftovers, batch trimming")
 struct MediateHardeningTests {

@@ -1,16 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Android)
-import Android
-#endif
-
 /// A fresh data directory (mode 0700) in which a test plants links, FIFOs and files before
 /// running `mediate` on it.
 struct PlantedDirectory {
