@@ -7,7 +7,7 @@
 /// try table.redirect("Payments/pay", to: "PaymentsV2/pay")
 /// try table.redirect("Legacy", to: "Modern")
 /// try table.degrade("Shop", to: "Web/open")
-/// try mediator.setRedirects(table)
+/// mediator.setRedirects(table)
 /// ```
 ///
 /// The same table reads from JSON, so one remote-configuration file can serve every platform:
