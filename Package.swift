@@ -37,6 +37,10 @@ let package = Package(
         // Test one module without the others: a call recorder, stubs and a strict mode, on a private mediator.
         .target(name: "MediatorTesting", dependencies: ["Mediator"], path: "Sources/MediatorTesting", swiftSettings: settings),
 
+        // The C library of the platform, chosen once for the executables and the end-to-end tests
+        // (the libraries keep their C calls behind internal wrappers instead).
+        .target(name: "MediatorPlatform", path: "Sources/MediatorPlatform", swiftSettings: settings),
+
         // Example provider modules (each defines its Target_X), their typed extension modules, and a
         // support module of shared helpers (a lock that works from iOS 15). Rule (checked by
         // ExampleModulesTests/ImportRulesTests): providers never depend on other providers, only on
@@ -59,14 +63,15 @@ let package = Package(
         .executableTarget(
             name: "mediate",
             dependencies: [
-                "Mediator", "MediatorCommandLine", "ExampleAccounts", "ExampleAccountsMediator", "ExampleNotes", "ExampleNotesMediator", "ExampleModuleSupport",
+                "Mediator", "MediatorCommandLine", "MediatorPlatform", "ExampleAccounts", "ExampleAccountsMediator", "ExampleNotes", "ExampleNotesMediator",
+                "ExampleModuleSupport",
             ],
             path: "Sources/mediate",
             swiftSettings: settings
         ),
         .executableTarget(
             name: "MediatorBenchmarks",
-            dependencies: ["Mediator", "MediatorCommandLine"],
+            dependencies: ["Mediator", "MediatorCommandLine", "MediatorPlatform"],
             path: "Sources/MediatorBenchmarks",
             exclude: ["README.md"],
             swiftSettings: settings
@@ -74,7 +79,7 @@ let package = Package(
         // Fuzz inputs: replays a corpus in ordinary builds; `scripts/fuzz` builds it with libFuzzer.
         .executableTarget(
             name: "MediatorFuzz",
-            dependencies: ["Mediator", "MediatorCommandLine"],
+            dependencies: ["Mediator", "MediatorCommandLine", "MediatorPlatform"],
             path: "Sources/MediatorFuzz",
             swiftSettings: settings
         ),
@@ -98,7 +103,7 @@ let package = Package(
         // End-to-end tests of the `mediate` binary (depending on it makes `swift test` build it).
         .testTarget(
             name: "MediateTests",
-            dependencies: ["mediate", "Mediator", "MediatorCommandLine", "MediatorDiagnostics", "TestSupport"],
+            dependencies: ["mediate", "Mediator", "MediatorCommandLine", "MediatorDiagnostics", "MediatorPlatform", "TestSupport"],
             path: "Tests/MediateTests",
             swiftSettings: settings
         ),

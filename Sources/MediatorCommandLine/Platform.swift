@@ -4,25 +4,15 @@
 // on Apple platforms, Glibc or Musl on Linux, Android on Android; anything else stops the build
 // with a message naming it), behind small internal wrappers; no other file of the module imports
 // a C library, and this file is where a platform is added.
-//
-// Swift cannot name `read` and `write` unqualified where its own methods of the same names are in
-// scope, so each is bound once here (`package`: `mediate` reads its data file with the same call).
+
 #if canImport(Darwin)
 import Darwin
-package let systemRead = Darwin.read
-package let systemWrite = Darwin.write
 #elseif canImport(Glibc)
 import Glibc
-package let systemRead = Glibc.read
-package let systemWrite = Glibc.write
 #elseif canImport(Musl)
 import Musl
-package let systemRead = Musl.read
-package let systemWrite = Musl.write
 #elseif canImport(Android)
 import Android
-package let systemRead = Android.read
-package let systemWrite = Android.write
 #elseif os(Windows)
 #error("MediatorCommandLine needs POSIX I/O (read, write, poll, errno); Windows is not supported yet")
 #else
@@ -30,6 +20,17 @@ package let systemWrite = Android.write
 #endif
 
 // MARK: - Descriptors
+
+/// `read(2)`, by a name that no method named `read` hides (`package`: `mediate` reads its data
+/// file with it).
+package func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+/// `write(2)`, by a name that no method named `write` hides.
+func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}
 
 /// The system's text for an error number, as `strerror` gives it: "No space left on device".
 func systemErrorText(_ errorNumber: Int32) -> String {

@@ -1,18 +1,2 @@
-// The platforms mediate builds for, decided here once: the C library is Darwin on Apple
-// platforms, Glibc or Musl on Linux, Android on Android; anything else stops the build with a
-// message naming it. An `@_exported import` is visible in every file of its module, so this is
-// the one file of the module that imports the C library (an executable has no clients to leak
-// it to); this file is where a platform is added.
-#if canImport(Darwin)
-@_exported import Darwin
-#elseif canImport(Glibc)
-@_exported import Glibc
-#elseif canImport(Musl)
-@_exported import Musl
-#elseif canImport(Android)
-@_exported import Android
-#elseif os(Windows)
-#error("mediate needs POSIX files and I/O (openat, renameat, fsync, read, write); Windows is not supported yet")
-#else
-#error("mediate needs POSIX files and I/O (openat, renameat, fsync, read, write) from a C library: Darwin, Glibc, Musl or Android")
-#endif
+// The C library, visible in every file of mediate: MediatorPlatform chooses it for the platform.
+@_exported import MediatorPlatform
