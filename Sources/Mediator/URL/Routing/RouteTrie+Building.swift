@@ -260,9 +260,10 @@ extension RouteTrie {
 
         /// Lays out `node` as the next node.
         mutating func append(_ node: GrowingNode) {
+            // No terminal or hash table yet (their defaults, -1).
             var flat = Node(
-                literalStart: edges.count, literalCount: node.literals.count, typedStart: typedEdges.count, typedCount: node.typed.count,
-                parameter: node.parameter ?? -1, wildcard: node.wildcard ?? -1, bestPriority: node.bestPriority)
+                bestPriority: node.bestPriority, literalStart: edges.count, literalCount: node.literals.count, typedStart: typedEdges.count,
+                typedCount: node.typed.count, parameter: node.parameter ?? -1, wildcard: node.wildcard ?? -1)
             for (literal, child) in node.literals {
                 let text = Array(literal.text.utf8)
                 edges.append(LiteralEdge(start: bytes.count, count: text.count, hash: text.withUnsafeBufferPointer(RouteTrie.hash), node: child))

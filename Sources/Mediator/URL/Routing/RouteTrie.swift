@@ -44,83 +44,51 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// A trie node. Every index is into one of the trie's arrays; children always come after
     /// their parent in ``nodes``; `-1` means none.
     ///
-    /// The indices are stored as 32-bit integers (a node takes 56 bytes rather than 88: most of a
+    /// The indices are stored as 32-bit integers (a node takes 48 bytes rather than 88: most of a
     /// large route table's memory is its nodes); ``RouteTable/maximumSize`` keeps every index far
     /// below their range (at most about 500,000 nodes, edges or terminals and 2 million hash
-    /// slots over all schemes). They read and write as `Int`.
+    /// slots over all schemes). They read and write as `Int` (``Index32``).
     struct Node: Sendable {
-        private var storedLiteralStart: Int32 = 0
-        private var storedLiteralCount: Int32 = 0
-        private var storedSlotMask: Int32 = -1
-        private var storedSlotStart: Int32 = 0
-        private var storedTypedStart: Int32 = 0
-        private var storedTypedCount: Int32 = 0
-        private var storedParameter: Int32 = -1
-        private var storedWildcard: Int32 = -1
-        private var storedTerminal: Int32 = -1
         /// The highest priority of a terminal in this node's subtree, `nil` if it has none: the
         /// walk skips subtrees that cannot beat what it already found.
         var bestPriority: Int?
 
-        /// A node with these children and no terminal or hash table yet.
-        init(literalStart: Int, literalCount: Int, typedStart: Int, typedCount: Int, parameter: Int, wildcard: Int, bestPriority: Int?) {
-            self.literalStart = literalStart
-            self.literalCount = literalCount
-            self.typedStart = typedStart
-            self.typedCount = typedCount
-            self.parameter = parameter
-            self.wildcard = wildcard
-            self.bestPriority = bestPriority
-        }
-
         /// The literal children: `edges[literalStart ..< literalStart + literalCount]`.
-        var literalStart: Int {
-            @inline(__always) get { Int(storedLiteralStart) }
-            set { storedLiteralStart = Int32(newValue) }
-        }
+        @Index32 var literalStart = 0
         /// How many literal children there are.
-        var literalCount: Int {
-            @inline(__always) get { Int(storedLiteralCount) }
-            set { storedLiteralCount = Int32(newValue) }
-        }
+        @Index32 var literalCount = 0
         /// The node's hash table of its literal children, `slots[slotStart ... slotStart +
         /// slotMask]`, when it has more than ``linearLiteralCount`` of them; `-1` when it has
         /// fewer, which are compared one by one (cheaper than hashing the segment for so few).
-        var slotMask: Int {
-            @inline(__always) get { Int(storedSlotMask) }
-            set { storedSlotMask = Int32(newValue) }
-        }
+        @Index32 var slotMask = -1
         /// Where the node's hash table starts in ``slots``.
-        var slotStart: Int {
-            @inline(__always) get { Int(storedSlotStart) }
-            set { storedSlotStart = Int32(newValue) }
-        }
+        @Index32 var slotStart = 0
         /// The typed placeholder children, `typedEdges[typedStart ..< typedStart + typedCount]`,
         /// in the order of ``RoutePlaceholderType/allCases``.
-        var typedStart: Int {
-            @inline(__always) get { Int(storedTypedStart) }
-            set { storedTypedStart = Int32(newValue) }
-        }
+        @Index32 var typedStart = 0
         /// How many typed placeholder children there are.
-        var typedCount: Int {
-            @inline(__always) get { Int(storedTypedCount) }
-            set { storedTypedCount = Int32(newValue) }
-        }
+        @Index32 var typedCount = 0
         /// The untyped placeholder child.
-        var parameter: Int {
-            @inline(__always) get { Int(storedParameter) }
-            set { storedParameter = Int32(newValue) }
-        }
+        @Index32 var parameter = -1
         /// The wildcard child: it only has a terminal, as `*` is always last.
-        var wildcard: Int {
-            @inline(__always) get { Int(storedWildcard) }
-            set { storedWildcard = Int32(newValue) }
-        }
+        @Index32 var wildcard = -1
         /// The best variant that ends here, in ``terminals`` (the others that end here are never
         /// chosen: they all have the same shape, and this one beats them on priority or order).
-        var terminal: Int {
-            @inline(__always) get { Int(storedTerminal) }
-            set { storedTerminal = Int32(newValue) }
+        @Index32 var terminal = -1
+    }
+
+    /// An index kept in 32 bits, read and written as `Int` (see ``Node``).
+    @propertyWrapper
+    struct Index32: Sendable {
+        private var stored: Int32
+
+        init(wrappedValue: Int) {
+            stored = Int32(wrappedValue)
+        }
+
+        var wrappedValue: Int {
+            @inline(__always) get { Int(stored) }
+            set { stored = Int32(newValue) }
         }
     }
 
