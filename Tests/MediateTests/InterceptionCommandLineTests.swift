@@ -1,6 +1,7 @@
 import Foundation
 import Mediator
 import MediatorCommandLine
+import TestSupport
 import Testing
 
 /// `--log`, `batch --stats` and `--redirects FILE`, on the built binary, and
@@ -359,7 +360,7 @@ struct InterceptionCommandLineTests {
     @Test("What --log and --redirects change on the tool's mediator lasts for the run only")
     func optionsLastForTheRun() async throws {
         let mediator = Mediator()
-        try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
+        try mediator.registerEcho()
         let directory = PlantedDirectory()
         try directory.write(#"{"redirects": {"Old": "Echo"}}"#, to: "table.json")
         let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")

@@ -1,6 +1,7 @@
 import Foundation
 import Mediator
 import MediatorCommandLine
+import TestSupport
 import Testing
 
 /// Runs `mediate` with raw options; arguments as text.
@@ -120,7 +121,7 @@ struct OutputErrorTests {
     @Test("CommandLineTool: a writer that throws ends the run with 74 and one error line")
     func throwingWriter() async {
         let mediator = Mediator()
-        #expect(throws: Never.self) { try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }]) }
+        #expect(throws: Never.self) { try mediator.registerEcho() }
         let tool = CommandLineTool(mediator: mediator, name: "tool", version: "1")
         var errors: [String] = []
         let status = await tool.run(

@@ -362,7 +362,7 @@ struct AgentBridgeTests {
     @Test("A command-line tool's mcp runs each call inside its request wrapper", .bug(id: "mcp-data-dir", "mediate mcp ignored the data directory"))
     func requestWrapper() async throws {
         let mediator = Mediator()
-        try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
+        try mediator.registerEcho()
         let wrapped = ReadWriteLock(0)
         let tool = CommandLineTool(mediator: mediator, name: "t", version: "1") { request in
             wrapped.withLock { $0 += 1 }

@@ -79,7 +79,7 @@ struct BatchOnePassTests {
     @Test("--params-json= is cut after its bytes: a combining mark after = stays in the JSON, which is refused")
     func paramsJSONCutByBytes() async throws {
         let mediator = Mediator()
-        try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
+        try mediator.registerEcho()
         let tool = CommandLineTool(mediator: mediator, name: "t", version: "0")
         await #expect(throws: CommandError.self) { try await tool.perform(["Echo", "echo", "--params-json=\u{301}{\"a\":1}"]) }
         let result = try await tool.perform(["Echo", "echo", #"--params-json={"a":1}"#])

@@ -155,12 +155,7 @@ struct AsyncCachingTests {
                 actions: [Self.serialAction])
         }
         let error = try await withinHangLimit("two factories awaiting each other") { () -> MediatorError? in
-            do throws(MediatorError) {
-                _ = try await mediator.call(target: "Chicken", action: "serial", shouldCacheTarget: true)
-                return nil
-            } catch {
-                return error
-            }
+            await awaitedMediatorError { try await mediator.call(target: "Chicken", action: "serial", shouldCacheTarget: true) }
         }
         #expect(error?.code == .cyclicTargetCreation)
         #expect(error?.description.contains("\"Chicken\" -> \"Egg\" -> \"Chicken\"") == true, "\(String(describing: error))")
@@ -184,12 +179,7 @@ struct AsyncCachingTests {
             },
             actions: [Self.serialAction])
         let error = try await withinHangLimit("an async factory and a sync one needing each other") { () -> MediatorError? in
-            do throws(MediatorError) {
-                _ = try await mediator.call(target: "Outer", action: "serial", shouldCacheTarget: true)
-                return nil
-            } catch {
-                return error
-            }
+            await awaitedMediatorError { try await mediator.call(target: "Outer", action: "serial", shouldCacheTarget: true) }
         }
         // The synchronous factory asks, inside Outer's creation, for Outer: a cycle, named as such
         // and passed up unwrapped through both factories.
@@ -352,11 +342,6 @@ struct AsyncCachingTests {
 
     /// The code a cached call of `target`'s `serial` action failed with, or `nil`.
     static func code(_ mediator: Mediator, _ target: String) async -> MediatorError.Code? {
-        do throws(MediatorError) {
-            _ = try await mediator.call(target: target, action: "serial", shouldCacheTarget: true)
-            return nil
-        } catch {
-            return error.code
-        }
+        await awaitedMediatorError { try await mediator.call(target: target, action: "serial", shouldCacheTarget: true) }?.code
     }
 }

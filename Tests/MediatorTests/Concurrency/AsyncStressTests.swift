@@ -297,7 +297,7 @@ struct AsyncStressTests {
                     ledger.fail("\(context): main-actor tap gave \(result)")
                 }
             case .mainActorSync:
-                if errorCode({ try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) }) != .asyncAction {
+                if mediatorError({ try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) })?.code != .asyncAction {
                     ledger.fail("\(context): a synchronous main-actor call off the main actor did not fail with asyncAction")
                 }
             case .nested:
@@ -354,7 +354,7 @@ struct AsyncStressTests {
                 }
                 checkNested(result, n: n, ledger: ledger, context)
             case .mainActorSync:
-                if errorCode({ try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) }) != .asyncAction {
+                if mediatorError({ try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) })?.code != .asyncAction {
                     ledger.fail("\(context): a synchronous main-actor call off the main actor did not fail with asyncAction")
                 }
             case .release:

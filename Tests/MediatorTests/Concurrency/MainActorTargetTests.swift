@@ -121,7 +121,7 @@ struct MainActorTargetTests {
         #expect(
             try await mediator.call(target: "TestScreen", action: "reload", shouldCacheTarget: true) as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 2))
         // The async action is not run by a synchronous entry point, even on the main actor.
-        #expect(errorCode { try mediator.callNow(target: "TestScreen", action: "reload", shouldCacheTarget: true) } == .asyncAction)
+        #expect(mediatorError { try mediator.callNow(target: "TestScreen", action: "reload", shouldCacheTarget: true) }?.code == .asyncAction)
         #expect(made.value == 1)
         #expect(madeOffMain.value == 0)
     }
@@ -167,10 +167,10 @@ struct MainActorTargetTests {
             return (
                 offMain, performed,
                 [
-                    errorCode { try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) },
-                    errorCode { try mediator.callNow(target: "TestScreen", action: "tap") },
-                    errorCode { try handle.callNow([:]) },
-                    errorCode { try mediator.callNow(url: "app://TestScreen/tap") },
+                    mediatorError { try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) }?.code,
+                    mediatorError { try mediator.callNow(target: "TestScreen", action: "tap") }?.code,
+                    mediatorError { try handle.callNow([:]) }?.code,
+                    mediatorError { try mediator.callNow(url: "app://TestScreen/tap") }?.code,
                 ]
             )
         }.value
@@ -191,7 +191,7 @@ struct MainActorTargetTests {
         _ = try await mediator.call(target: "TestScreen", action: "tap", shouldCacheTarget: true)
         #expect(mediator.hasCachedInstance(ofTarget: "TestScreen"))
 
-        let code = await Task.detached { errorCode { try mediator.callNow(target: "TestScreen", action: "tap") } }.value
+        let code = await Task.detached { mediatorError { try mediator.callNow(target: "TestScreen", action: "tap") }?.code }.value
         #expect(code == .asyncAction)
         #expect(try await mediator.call(target: "TestScreen", action: "tap") as? ScreenVisit == ScreenVisit(onMainQueue: true, taps: 2))
     }
@@ -211,7 +211,7 @@ struct MainActorTargetTests {
                     for _ in 0..<200 {
                         if runsOnMainQueue() { wrong.increment() }
                         if mediator.perform(target: "TestScreen", action: "tap", shouldCacheTarget: true) != nil { wrong.increment() }
-                        if errorCode({ try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) }) != .asyncAction {
+                        if mediatorError({ try mediator.callNow(target: "TestScreen", action: "tap", shouldCacheTarget: true) })?.code != .asyncAction {
                             wrong.increment()
                         }
                     }
@@ -324,6 +324,6 @@ struct MainActorTargetTests {
         #expect(made.value == 1)
         #expect(try await mediator.call(target: "TestStorage", action: "count", as: Int.self) == callers)
         #expect(try await mediator.call(target: "TestStorage", action: "get", params: ["key": "k42"]) as? Int == 42)
-        #expect(errorCode { try mediator.callNow(target: "TestStorage", action: "count") } == .asyncAction)
+        #expect(mediatorError { try mediator.callNow(target: "TestStorage", action: "count") }?.code == .asyncAction)
     }
 }

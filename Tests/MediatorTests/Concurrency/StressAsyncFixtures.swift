@@ -203,18 +203,6 @@ private enum MainQueueMark {
     static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 }
 
-/// The code of a call's error, or `nil` when it succeeded.
-func errorCode(_ body: () throws -> (any Sendable)?) -> MediatorError.Code? {
-    do {
-        _ = try body()
-        return nil
-    } catch let error as MediatorError {
-        return error.code
-    } catch {
-        preconditionFailure("the mediator threw something other than a MediatorError: \(error)")
-    }
-}
-
 /// A call's outcome as a `Result` (the entry points throw only ``MediatorError``).
 func outcome(_ body: () async throws -> (any Sendable)?) async -> Result<(any Sendable)?, MediatorError> {
     do {

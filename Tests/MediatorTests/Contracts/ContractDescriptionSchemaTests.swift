@@ -452,7 +452,7 @@ struct ContractSchemaAgreementTests {
         let instance = try #require(json(row.params))
         let bySchema = try world.paramsSchema(row.target, row.action).accepts(instance)
         let byMediator =
-            failureOf { () throws(MediatorError) in
+            mediatorError { () throws(MediatorError) in
                 try world.mediator.validateFromOutside(target: row.target, action: row.action, params: Params(row.params))
             } == nil
         #expect(bySchema == row.valid, "JSON Schema")

@@ -98,16 +98,16 @@ struct ContractEntryPointTests {
         let mediator = world.mediator
         let params = input.params
         var seen: [(String, MediatorError?)] = []
-        seen.append(("call", failureOf { () throws(MediatorError) in _ = try mediator.callNow(target: "Shapes", action: action, params: params) }))
+        seen.append(("call", mediatorError { () throws(MediatorError) in _ = try mediator.callNow(target: "Shapes", action: action, params: params) }))
         seen.append(
             (
                 "call (full names)",
-                failureOf { () throws(MediatorError) in _ = try mediator.callNow(target: "Target_Shapes", action: "Action_" + action, params: params) }
+                mediatorError { () throws(MediatorError) in _ = try mediator.callNow(target: "Target_Shapes", action: "Action_" + action, params: params) }
             ))
         seen.append(
             (
                 "await call",
-                await awaitedFailureOf { () async throws(MediatorError) in _ = try await mediator.call(target: "Shapes", action: action, params: params) }
+                await awaitedMediatorError { () async throws(MediatorError) in _ = try await mediator.call(target: "Shapes", action: action, params: params) }
             ))
         let handoff = Handoff()
         await mediator.perform(target: "Shapes", action: action, params: params, as: (any Sendable)?.self) { handoff.set($0) }.value
@@ -117,26 +117,26 @@ struct ContractEntryPointTests {
         case nil: Issue.record("the completion was not called")
         }
         let handle = try synchronously { try mediator.handle(target: "Shapes", action: action) }
-        seen.append(("handle.call", failureOf { () throws(MediatorError) in _ = try handle.callNow(params) }))
-        seen.append(("await handle.call", await awaitedFailureOf { () async throws(MediatorError) in _ = try await handle.call(params) }))
-        seen.append(("validate", failureOf { () throws(MediatorError) in try mediator.validate(target: "Shapes", action: action, params: params) }))
+        seen.append(("handle.call", mediatorError { () throws(MediatorError) in _ = try handle.callNow(params) }))
+        seen.append(("await handle.call", await awaitedMediatorError { () async throws(MediatorError) in _ = try await handle.call(params) }))
+        seen.append(("validate", mediatorError { () throws(MediatorError) in try mediator.validate(target: "Shapes", action: action, params: params) }))
         seen.append(
             (
                 "validateFromOutside",
-                failureOf { () throws(MediatorError) in try mediator.validateFromOutside(target: "Shapes", action: action, params: params) }
+                mediatorError { () throws(MediatorError) in try mediator.validateFromOutside(target: "Shapes", action: action, params: params) }
             ))
         seen.append(
             (
                 "callFromOutside",
-                await awaitedFailureOf { () async throws(MediatorError) in
+                await awaitedMediatorError { () async throws(MediatorError) in
                     _ = try await mediator.callFromOutside(target: "Shapes", action: action, params: params, shouldCacheTarget: false)
                 }
             ))
         if let query = input.query {
             let url = "app://Shapes/\(action)?\(query)"
-            seen.append(("call(url:)", failureOf { () throws(MediatorError) in _ = try mediator.callNow(url: url) }))
-            seen.append(("await call(url:)", await awaitedFailureOf { () async throws(MediatorError) in _ = try await mediator.call(url: url) }))
-            seen.append(("validate(url:)", failureOf { () throws(MediatorError) in try mediator.validate(url: url) }))
+            seen.append(("call(url:)", mediatorError { () throws(MediatorError) in _ = try mediator.callNow(url: url) }))
+            seen.append(("await call(url:)", await awaitedMediatorError { () async throws(MediatorError) in _ = try await mediator.call(url: url) }))
+            seen.append(("validate(url:)", mediatorError { () throws(MediatorError) in try mediator.validate(url: url) }))
             if action == "list" {
                 let urlHandoff = URLHandoff()
                 _ = mediator.open(url) { urlHandoff.set($0) }
@@ -235,18 +235,18 @@ struct ContractEntryPointTests {
         let mediator = world.mediator
         let pairs: [(String, String)] = [("Nope", "list"), ("Shapes", "lst")]
         for (target, action) in pairs {
-            let call = failureOf { () throws(MediatorError) in _ = try mediator.callNow(target: target, action: action) }
-            let dry = failureOf { () throws(MediatorError) in try mediator.validate(target: target, action: action, params: [:]) }
+            let call = mediatorError { () throws(MediatorError) in _ = try mediator.callNow(target: target, action: action) }
+            let dry = mediatorError { () throws(MediatorError) in try mediator.validate(target: target, action: action, params: [:]) }
             #expect(call != nil)
             #expect(dry?.description == call?.description)
             #expect(dry?.code == call?.code)
             #expect(!mediator.canPerform(target: target, action: action, params: [:]))
         }
-        let byURL = failureOf { () throws(MediatorError) in _ = try mediator.callNow(url: "app://Shapes/secret") }
-        let dryURL = failureOf { () throws(MediatorError) in try mediator.validate(url: "app://Shapes/secret") }
+        let byURL = mediatorError { () throws(MediatorError) in _ = try mediator.callNow(url: "app://Shapes/secret") }
+        let dryURL = mediatorError { () throws(MediatorError) in try mediator.validate(url: "app://Shapes/secret") }
         #expect(byURL?.code == .forbidden)
         #expect(dryURL?.description == byURL?.description)
-        #expect(failureOf { () throws(MediatorError) in try mediator.validate(target: "Shapes", action: "secret", params: [:]) } == nil)
+        #expect(mediatorError { () throws(MediatorError) in try mediator.validate(target: "Shapes", action: "secret", params: [:]) } == nil)
         #expect(world.runs.value == 0)
         #expect(world.makes.value == 0)
     }
@@ -257,15 +257,15 @@ struct ContractEntryPointTests {
         let mediator = world.mediator
         let message = #"Shapes/take: undeclared parameter "x": the action takes token"#
         let params: Params = ["token": "t", "x": "1"]
-        #expect(failureOf { () throws(MediatorError) in try mediator.validate(target: "Shapes", action: "take", params: params) } == nil)
+        #expect(mediatorError { () throws(MediatorError) in try mediator.validate(target: "Shapes", action: "take", params: params) } == nil)
         #expect(try synchronously { try mediator.callNow(target: "Shapes", action: "take", params: params) } is Params)
         #expect(try await mediator.call(target: "Shapes", action: "take", params: params) is Params)
         #expect(try synchronously { try mediator.handle(target: "Shapes", action: "take").callNow(params) } is Params)
         let outside: [MediatorError?] = [
-            failureOf { () throws(MediatorError) in _ = try mediator.callNow(url: "app://Shapes/take?token=t&x=1") },
-            failureOf { () throws(MediatorError) in try mediator.validate(url: "app://Shapes/take?token=t&x=1") },
-            failureOf { () throws(MediatorError) in try mediator.validateFromOutside(target: "Shapes", action: "take", params: params) },
-            await awaitedFailureOf { () async throws(MediatorError) in
+            mediatorError { () throws(MediatorError) in _ = try mediator.callNow(url: "app://Shapes/take?token=t&x=1") },
+            mediatorError { () throws(MediatorError) in try mediator.validate(url: "app://Shapes/take?token=t&x=1") },
+            mediatorError { () throws(MediatorError) in try mediator.validateFromOutside(target: "Shapes", action: "take", params: params) },
+            await awaitedMediatorError { () async throws(MediatorError) in
                 _ = try await mediator.callFromOutside(target: "Shapes", action: "take", params: params, shouldCacheTarget: false)
             },
         ]
@@ -281,7 +281,7 @@ struct ContractEntryPointTests {
         _ = try world.mediator.callNow(target: "Shapes", action: "list", params: ["token": "t"], shouldCacheTarget: true)
         #expect(world.makes.value == 1)
         for input in Self.inputs {
-            let error = failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Shapes", action: "list", params: input.params) }
+            let error = mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Shapes", action: "list", params: input.params) }
             #expect(error?.description == input.message, "\(input.name)")
         }
         #expect(world.runs.value == 1)

@@ -61,28 +61,7 @@ struct ContractWorld {
 
     /// The error of an in-process synchronous call to `take`, or `nil` when it succeeded.
     func failure(_ params: Params) -> MediatorError? {
-        failureOf { () throws(MediatorError) in _ = try mediator.callNow(target: "Shapes", action: "take", params: params) }
-    }
-}
-
-/// The error `body` throws, or `nil` when it returns.
-func failureOf(_ body: () throws(MediatorError) -> Void) -> MediatorError? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return error
-    }
-}
-
-/// The error `body` throws, or `nil` when it returns (named apart from ``failureOf(_:)`` so that
-/// a synchronous body in an async test still runs the synchronous entry points).
-func awaitedFailureOf(_ body: () async throws(MediatorError) -> Void) async -> MediatorError? {
-    do {
-        try await body()
-        return nil
-    } catch {
-        return error
+        mediatorError { () throws(MediatorError) in _ = try mediator.callNow(target: "Shapes", action: "take", params: params) }
     }
 }
 

@@ -502,7 +502,7 @@ struct ContractKeyDispatchTests {
     func keyToFallback() throws {
         let world = try KeyedWorld()
         let draft = KeyedDraft(title: "x", body: "yz", tags: [], priority: -1, weight: nil, pinned: false, author: KeyedAuthor(name: "bo", age: 9), color: .red)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(.nowhere, draft) })
+        let error = try #require(mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(.nowhere, draft) })
         #expect(error.code == .targetNotFound)
         let fallback = Received()
         world.mediator.setFallback { target, action, params in
@@ -519,7 +519,7 @@ struct ContractKeyDispatchTests {
     func asyncKeyed() async throws {
         let world = try KeyedWorld()
         let draft = KeyedDraft(title: "t", body: nil, tags: [], priority: 0, weight: nil, pinned: false, author: KeyedAuthor(name: "n", age: nil), color: .blue)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(.summarizeLater, draft) })
+        let error = try #require(mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(.summarizeLater, draft) })
         #expect(error.code == .asyncAction)
         #expect(world.runs.value == 0)
         #expect(world.makes.value == 0)
@@ -531,7 +531,7 @@ struct ContractKeyDispatchTests {
     func otherInputType() throws {
         let world = try KeyedWorld()
         let key = ActionKey<KeyedSearch, String>(target: "Keys", action: "summarize")
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(key, KeyedSearch(text: "q", exact: true)) })
+        let error = try #require(mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(key, KeyedSearch(text: "q", exact: true)) })
         #expect(error.description == #"Keys/summarize: missing required parameter "title" (expected string)"#)
         #expect(world.runs.value == 0)
         #expect(world.makes.value == 0)
@@ -543,7 +543,7 @@ struct ContractKeyDispatchTests {
         let key = ActionKey<KeyedDraft, Int>(target: "Keys", action: "summarize")
         var random = SeededGenerator(seed: 2)
         let draft = KeyedInputs.draft(&random)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(key, draft) })
+        let error = try #require(mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(key, draft) })
         #expect(error.code == .resultTypeMismatch)
         #expect(error.description.contains("Int"))
     }
@@ -554,11 +554,11 @@ struct ContractKeyDispatchTests {
         let message = #"Keys/search: invalid parameter "limit": expected integer, got String "abc""#
         let params: Params = ["text": "q", "exact": "true", "limit": "abc"]
         let errors = [
-            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Keys/search?text=q&exact=true&limit=abc") },
-            failureOf { () throws(MediatorError) in try world.mediator.validate(url: "app://Keys/search?text=q&exact=true&limit=abc") },
-            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "search", params: params) },
-            failureOf { () throws(MediatorError) in try world.mediator.validate(target: "Keys", action: "search", params: params) },
-            failureOf { () throws(MediatorError) in _ = try world.mediator.handle(target: "Keys", action: "search").callNow(params) },
+            mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Keys/search?text=q&exact=true&limit=abc") },
+            mediatorError { () throws(MediatorError) in try world.mediator.validate(url: "app://Keys/search?text=q&exact=true&limit=abc") },
+            mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "search", params: params) },
+            mediatorError { () throws(MediatorError) in try world.mediator.validate(target: "Keys", action: "search", params: params) },
+            mediatorError { () throws(MediatorError) in _ = try world.mediator.handle(target: "Keys", action: "search").callNow(params) },
         ]
         for error in errors { #expect(error?.description == message) }
         #expect(world.runs.value == 0)
@@ -576,8 +576,8 @@ struct ContractKeyDispatchTests {
         )
         .plain
         params["color"] = "purple"
-        let call = failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "summarize", params: Params(params)) }
-        let dry = failureOf { () throws(MediatorError) in try world.mediator.validate(target: "Keys", action: "summarize", params: Params(params)) }
+        let call = mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "summarize", params: Params(params)) }
+        let dry = mediatorError { () throws(MediatorError) in try world.mediator.validate(target: "Keys", action: "summarize", params: Params(params)) }
         #expect(call?.code == .invalidParameter)
         #expect(dry?.description == call?.description)
         #expect(!world.mediator.canPerform(target: "Keys", action: "summarize", params: Params(params)))
@@ -600,12 +600,12 @@ struct ContractKeyDispatchTests {
         ).plain
         params["priority"] = "high"
         let error = try #require(
-            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "summarize", params: Params(params)) })
+            mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "summarize", params: Params(params)) })
         #expect(error.description == #"Keys/summarize: invalid parameter "priority": expected integer, got String "high""#)
         params["priority"] = 1
         params["color"] = "purple"
         let color = try #require(
-            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "summarize", params: Params(params)) })
+            mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "summarize", params: Params(params)) })
         #expect(color.code == .invalidParameter)
         #expect(color.parameter == "color", "\(color)")
         #expect(world.runs.value == 0)
@@ -667,7 +667,7 @@ struct ContractKeySchemaTests {
         let world = try KeyedWorld()
         #expect(try action("list", in: world).parameters == KeyedList.parameters)
         let error = try #require(
-            failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "list", params: ["token": "t", "limit": 500]) })
+            mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(target: "Keys", action: "list", params: ["token": "t", "limit": 500]) })
         #expect(error.description == #"Keys/list: invalid parameter "limit": expected integer (1...100), got Int 500 (out of range)"#)
         #expect(json(try world.mediator.callNow(url: "app://Keys/list?token=t")) == .array((0..<20).map { .integer($0) }))
         #expect(try world.mediator.callNow(target: "Keys", action: "list", params: ["token": "t", "limit": "3"], as: [Int].self) == [0, 1, 2])
@@ -724,7 +724,7 @@ struct ContractKeyVerifyTests {
         #expect(problems.first?.action == "misplaced")
         var random = SeededGenerator(seed: 1)
         let draft = KeyedInputs.draft(&random)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(.misplaced, draft) })
+        let error = try #require(mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(.misplaced, draft) })
         #expect(error.code == .targetNotFound)
     }
 

@@ -332,7 +332,7 @@ struct ContractDefaultTests {
     @Test("An action declaring no parameters at all refuses every param from outside")
     func emptyDeclaration() throws {
         let world = try ContractWorld([])
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?x=1") })
+        let error = try #require(mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?x=1") })
         #expect(error.description == #"Shapes/take: undeclared parameter "x": the action takes no parameters"#)
         #expect(world.runs.value == 0)
     }
@@ -418,7 +418,7 @@ struct ContractUndeclaredTests {
 
     func inProcess(_ world: ContractWorld) -> MediatorError? { world.failure(["token": "t", "x": "1"]) }
     func byURL(_ world: ContractWorld) -> MediatorError? {
-        failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?token=t&x=1") }
+        mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?token=t&x=1") }
     }
 
     /// The params the action received from a URL call, without the mediator's own `@` keys.
@@ -434,11 +434,11 @@ struct ContractUndeclaredTests {
         let url = "app://Shapes/take?token=t&utm_source=mail&fbclid=IwAR0&ref=push"
         #expect(try receivedByURL(world, url) == ["token": #"String "t""#, "limit": "Int 20"])
         try world.mediator.validate(url: url)
-        let fromCommandLine = await awaitedFailureOf { () async throws(MediatorError) in
+        let fromCommandLine = await awaitedMediatorError { () async throws(MediatorError) in
             _ = try await world.mediator.callFromOutside(target: "Shapes", action: "take", params: ["token": "t", "x": "1"], shouldCacheTarget: false)
         }
         #expect(fromCommandLine?.description == Self.undeclaredX)
-        let dryRun = failureOf { () throws(MediatorError) in
+        let dryRun = mediatorError { () throws(MediatorError) in
             try world.mediator.validateFromOutside(target: "Shapes", action: "take", params: ["token": "t", "x": "1"])
         }
         #expect(dryRun?.description == Self.undeclaredX)
@@ -493,7 +493,7 @@ struct ContractUndeclaredTests {
         let strictMediator = try ContractWorld(Self.list, mediatorPolicy: .refusedFromOutside)
         #expect(byURL(strictMediator)?.description == Self.undeclaredX)
         #expect(
-            failureOf { () throws(MediatorError) in try strictMediator.mediator.validate(url: "app://Shapes/take?token=t&x=1") }?.description
+            mediatorError { () throws(MediatorError) in try strictMediator.mediator.validate(url: "app://Shapes/take?token=t&x=1") }?.description
                 == Self.undeclaredX)
         let strictAction = try ContractWorld(Self.list, actionPolicy: .refusedFromOutside, mediatorPolicy: nil)
         #expect(byURL(strictAction)?.description == Self.undeclaredX)
@@ -610,7 +610,7 @@ struct ContractURLCoercionTests {
     @Test("A key repeated for a scalar is refused, showing both values")
     func repeatedScalar() throws {
         let world = try ContractWorld([.required("i", .integer)])
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?i=1&i=2") })
+        let error = try #require(mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?i=1&i=2") })
         #expect(error.description == #"Shapes/take: invalid parameter "i": expected integer, got Array<String> ["1", "2"]"#)
         #expect(world.runs.value == 0)
     }
@@ -620,14 +620,14 @@ struct ContractURLCoercionTests {
         let world = try ContractWorld([.optional("s", .string), .optional("i", .integer)])
         let received = try #require(try world.mediator.callNow(url: "app://Shapes/take?s") as? Params)
         #expect(typed(received["s"]) == #"String """#)
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?i=") })
+        let error = try #require(mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?i=") })
         #expect(error.description == #"Shapes/take: invalid parameter "i": expected integer, got String """#)
     }
 
     @Test("A value(T) parameter cannot be sent by URL")
     func valueByURL() throws {
         let world = try ContractWorld([.optional("m", .value(Marker.self))])
-        let error = try #require(failureOf { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?m=1") })
+        let error = try #require(mediatorError { () throws(MediatorError) in _ = try world.mediator.callNow(url: "app://Shapes/take?m=1") })
         #expect(error.description == #"Shapes/take: invalid parameter "m": expected value of type Marker, got String "1""#)
         #expect(world.runs.value == 0)
     }

@@ -49,7 +49,7 @@ struct BoundedErrorTests {
         ])
     func callerTextInErrors(url: String) throws {
         let mediator = Mediator()
-        try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
+        try mediator.registerEcho()
         let error = #expect(throws: MediatorError.self) { try mediator.callNow(url: url) }
         let text = error?.description ?? ""
         #expect(text.utf8.count < 1_000, "\(text.utf8.count) bytes")

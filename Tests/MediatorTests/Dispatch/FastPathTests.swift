@@ -33,26 +33,6 @@ struct FastPathLarge: Sendable, Equatable {
     var name: String
 }
 
-/// The error `body` throws, or `nil` when it returns.
-private func speedFailure(_ body: () throws -> Void) -> MediatorError? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return error as? MediatorError
-    }
-}
-
-/// The error `body` throws, or `nil` when it returns (async).
-private func speedAsyncFailure(_ body: () async throws -> Void) async -> MediatorError? {
-    do {
-        try await body()
-        return nil
-    } catch {
-        return error as? MediatorError
-    }
-}
-
 /// The parts of an error two paths must agree on.
 private func errorParts(_ error: MediatorError?) -> String {
     guard let error else { return "no error" }
@@ -199,7 +179,7 @@ struct ParamsPairsTests {
         #expect(params["none"] != nil)
         #expect(try params.valueIfPresent("none", as: Int.self) == nil)
         #expect(try params.value("none", as: Int.self, default: 9) == 9)
-        #expect(speedFailure { _ = try params.value("none", as: Int.self) }?.code == .invalidParameter)
+        #expect(mediatorError { _ = try params.value("none", as: Int.self) }?.code == .invalidParameter)
         #expect(try params.value("closure", as: (@Sendable (Int) -> Int).self)(21) == 42)
         #expect(try params.value("large", as: FastPathLarge.self) == large)
         #expect(try params.value("some", as: Int.self) == 5)
@@ -241,7 +221,7 @@ struct ParamsPairsTests {
             #expect((try? params.value("v", as: Int.self, default: 99)) == expected, "\(text.debugDescription)")
             #expect((try? params.value("v", as: [Int].self)) == expected.map { [$0] }, "\(text.debugDescription)")
             if expected == nil {
-                let error = speedFailure { _ = try params.value("v", as: Int.self) }
+                let error = mediatorError { _ = try params.value("v", as: Int.self) }
                 #expect(error?.code == .invalidParameter)
                 #expect(error?.parameter == "v")
             }
@@ -267,14 +247,14 @@ struct ParamsPairsTests {
         #expect(try params.value("t", as: Bool.self) == true)
         #expect(try params.value("o", as: Bool.self) == true)
         #expect(try params.value("z", as: Bool.self) == false)
-        for key in ["y", "T", "e"] { #expect(speedFailure { _ = try params.value(key, as: Bool.self) }?.code == .invalidParameter) }
+        for key in ["y", "T", "e"] { #expect(mediatorError { _ = try params.value(key, as: Bool.self) }?.code == .invalidParameter) }
         #expect(try params.value("t", as: [String].self) == ["true"])
         #expect(try params.value("two", as: Int.self) == 2)
-        #expect(speedFailure { _ = try params.value("half", as: Int.self) }?.code == .invalidParameter)
+        #expect(mediatorError { _ = try params.value("half", as: Int.self) }?.code == .invalidParameter)
         #expect(try params.value("int", as: Double.self) == 2.0)
-        #expect(speedFailure { _ = try params.value("int", as: String.self) }?.code == .invalidParameter)
+        #expect(mediatorError { _ = try params.value("int", as: String.self) }?.code == .invalidParameter)
         #expect(try params.value("many", as: [Int].self) == [1, 2])
-        #expect(speedFailure { _ = try params.value("o", as: Int64.self) }?.code == .invalidParameter)
+        #expect(mediatorError { _ = try params.value("o", as: Int64.self) }?.code == .invalidParameter)
     }
 
     @Test("A URL query repeating a key in two spellings of é is one key, as before, with few and many items")
@@ -451,14 +431,14 @@ struct TypedHandleFastPathTests {
         let world = try FastPathWorld()
         let fast = try world.mediator.handle(.rsFail, shouldCacheTarget: true)
         let general = try world.mediator.handle(.rsFail)
-        let byKey = errorParts(speedFailure { _ = try callKeyNow(world.mediator, .rsFail, FastPathIn(n: 1)) })
+        let byKey = errorParts(mediatorError { _ = try callKeyNow(world.mediator, .rsFail, FastPathIn(n: 1)) })
         #expect(byKey.hasPrefix("actionFailed RSKeyed fail"))
-        #expect(errorParts(speedFailure { _ = try callNow(fast, FastPathIn(n: 1)) }) == byKey)
-        #expect(errorParts(speedFailure { _ = try callNow(general, FastPathIn(n: 1)) }) == byKey)
-        let underlying = speedFailure { _ = try callNow(fast, FastPathIn(n: 1)) }?.underlying
+        #expect(errorParts(mediatorError { _ = try callNow(fast, FastPathIn(n: 1)) }) == byKey)
+        #expect(errorParts(mediatorError { _ = try callNow(general, FastPathIn(n: 1)) }) == byKey)
+        let underlying = mediatorError { _ = try callNow(fast, FastPathIn(n: 1)) }?.underlying
         #expect((underlying as? FastPathFailure)?.message == "boom 1")
         _ = world.mediator.addInterceptor(FastPathInterceptor(seen: Counter(), answer: nil))
-        #expect(errorParts(speedFailure { _ = try callNow(fast, FastPathIn(n: 1)) }) == byKey)
+        #expect(errorParts(mediatorError { _ = try callNow(fast, FastPathIn(n: 1)) }) == byKey)
     }
 
     @Test("Full names in the key: the handle's errors name the call as the call by key does")
@@ -466,8 +446,8 @@ struct TypedHandleFastPathTests {
         let world = try FastPathWorld()
         let key = ActionKey<FastPathIn, FastPathOut>(target: "Target_RSKeyed", action: "Action_fail")
         let fast = try world.mediator.handle(key, shouldCacheTarget: true)
-        let byKey = errorParts(speedFailure { _ = try callKeyNow(world.mediator, key, FastPathIn(n: 2)) })
-        #expect(errorParts(speedFailure { _ = try callNow(fast, FastPathIn(n: 2)) }) == byKey)
+        let byKey = errorParts(mediatorError { _ = try callKeyNow(world.mediator, key, FastPathIn(n: 2)) })
+        #expect(errorParts(mediatorError { _ = try callNow(fast, FastPathIn(n: 2)) }) == byKey)
         let double = ActionKey<FastPathIn, FastPathOut>(target: "Target_RSKeyed", action: "Action_double")
         #expect(try callNow(world.mediator.handle(double, shouldCacheTarget: true), FastPathIn(n: 4)) == FastPathOut(n: 8))
     }
@@ -504,11 +484,11 @@ struct TypedHandleFastPathTests {
         #expect(try callNow(plain, FastPathIn(n: 6)) == FastPathOut(n: 12))
         let mismatched = ActionKey<FastPathIn, String>(target: "RSKeyed", action: "double")
         let mismatch = try world.mediator.handle(mismatched, shouldCacheTarget: true)
-        let fromHandle = speedFailure { _ = try callNow(mismatch, FastPathIn(n: 1)) }
-        let fromKey = speedFailure { _ = try callKeyNow(world.mediator, mismatched, FastPathIn(n: 1)) }
+        let fromHandle = mediatorError { _ = try callNow(mismatch, FastPathIn(n: 1)) }
+        let fromKey = mediatorError { _ = try callKeyNow(world.mediator, mismatched, FastPathIn(n: 1)) }
         #expect(fromHandle?.code == .resultTypeMismatch)
         #expect(errorParts(fromHandle) == errorParts(fromKey))
-        let missing = speedFailure { _ = try world.mediator.handle(ActionKey<FastPathIn, FastPathOut>(target: "RSKeyed", action: "nope")) }
+        let missing = mediatorError { _ = try world.mediator.handle(ActionKey<FastPathIn, FastPathOut>(target: "RSKeyed", action: "nope")) }
         #expect(missing?.code == .actionNotFound)
     }
 
@@ -522,12 +502,12 @@ struct TypedHandleFastPathTests {
             // `stop` levels below the first: `stop + 1` nested calls.
             #expect(try callNow(handle, FastPathIn(n: 0, stop: depth - 1)) == FastPathOut(n: depth - 1), "cached \(cached)")
             world.runs.set(0)
-            let error = speedFailure { _ = try callNow(handle, FastPathIn(n: 0, stop: depth)) }
+            let error = mediatorError { _ = try callNow(handle, FastPathIn(n: 0, stop: depth)) }
             #expect(error?.code == .callDepthExceeded, "cached \(cached)")
             #expect(world.runs.value == depth, "cached \(cached)")
             #expect(try callNow(handle, FastPathIn(n: 0, stop: depth - 1)) == FastPathOut(n: depth - 1), "cached \(cached): depth restored")
             world.runs.set(0)
-            #expect(speedFailure { _ = try callKeyNow(world.mediator, .rsRecurse, FastPathIn(n: 0, stop: depth)) }?.code == .callDepthExceeded)
+            #expect(mediatorError { _ = try callKeyNow(world.mediator, .rsRecurse, FastPathIn(n: 0, stop: depth)) }?.code == .callDepthExceeded)
             #expect(world.runs.value == depth)
             #expect(try callKeyNow(world.mediator, .rsRecurse, FastPathIn(n: 0, stop: depth - 1)) == FastPathOut(n: depth - 1))
         }
@@ -537,13 +517,13 @@ struct TypedHandleFastPathTests {
     func asyncBodies() async throws {
         let world = try FastPathWorld()
         let handle = try world.mediator.handle(.rsLater, shouldCacheTarget: true)
-        #expect(speedFailure { _ = try callNow(handle, FastPathIn(n: 1)) }?.code == .asyncAction)
-        #expect(speedFailure { _ = try callKeyNow(world.mediator, .rsLater, FastPathIn(n: 1)) }?.code == .asyncAction)
+        #expect(mediatorError { _ = try callNow(handle, FastPathIn(n: 1)) }?.code == .asyncAction)
+        #expect(mediatorError { _ = try callKeyNow(world.mediator, .rsLater, FastPathIn(n: 1)) }?.code == .asyncAction)
         #expect(try await handle.call(FastPathIn(n: 2)) == FastPathOut(n: 6))
         let codes = await Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            let viaHandle = await speedAsyncFailure { _ = try await handle.call(FastPathIn(n: 1)) }
-            let viaKey = await speedAsyncFailure { _ = try await world.mediator.call(.rsLater, FastPathIn(n: 1)) }
+            let viaHandle = await awaitedMediatorError { _ = try await handle.call(FastPathIn(n: 1)) }
+            let viaKey = await awaitedMediatorError { _ = try await world.mediator.call(.rsLater, FastPathIn(n: 1)) }
             return [errorParts(viaHandle), errorParts(viaKey)]
         }.value
         #expect(codes[0].hasPrefix("cancelled"))
@@ -617,7 +597,7 @@ struct CallDepthWordTests {
         onThreads(6) { _ in
             for _ in 0..<20 {
                 if (try? mediator.callNow(target: "Deep", action: "down", params: ["n": 8])) == nil { wrong.increment() }
-                let error = speedFailure { _ = try mediator.callNow(target: "Deep", action: "down", params: ["n": 9]) }
+                let error = mediatorError { _ = try mediator.callNow(target: "Deep", action: "down", params: ["n": 9]) }
                 if error?.code != .callDepthExceeded { wrong.increment() }
             }
         }
@@ -630,12 +610,12 @@ struct CallDepthWordTests {
         let mediator = try deepMediator(depth: 8, runs: runs)
         _ = try await mediator.call(target: "Deep", action: "laterDown", params: ["n": 7])
         runs.set(0)
-        let error = await speedAsyncFailure { _ = try await mediator.call(target: "Deep", action: "laterDown", params: ["n": 8]) }
+        let error = await awaitedMediatorError { _ = try await mediator.call(target: "Deep", action: "laterDown", params: ["n": 8]) }
         #expect(error?.code == .callDepthExceeded)
         #expect(runs.value == 8)
         // `later` is one level; the sync chain under it gets the other seven.
         _ = try await mediator.call(target: "Deep", action: "later", params: ["n": 6])
-        let mixedError = await speedAsyncFailure { _ = try await mediator.call(target: "Deep", action: "later", params: ["n": 7]) }
+        let mixedError = await awaitedMediatorError { _ = try await mediator.call(target: "Deep", action: "later", params: ["n": 7]) }
         #expect(mixedError?.code == .callDepthExceeded)
         // And the thread's count is back to zero: a full sync chain fits again.
         #expect(try syncCall(mediator, "down", ["n": 7]) as? Int == 0)
@@ -755,7 +735,7 @@ struct DeepLinkFastPathTests {
         for hop in 0..<8 { try table.redirect("R\(hop)/go", to: "R\(hop + 1)/go") }
         try table.degrade("R8", to: "Other/ping")
         mediator.setRedirects(table)
-        let opened = speedFailure { _ = try mediator.callNow(url: "myapp://R0/go") }
+        let opened = mediatorError { _ = try mediator.callNow(url: "myapp://R0/go") }
         #expect(mediator.canOpen("myapp://R0/go") == (opened == nil), "open: \(errorParts(opened))")
     }
 
@@ -821,7 +801,7 @@ struct DeepLinkFastPathTests {
         let mediator = try routeMediator()
         try mediator.route("/a/*", to: "Echo", action: "echo")
         for pattern in ["/a(/*)", "/a(/:x)/*", "/a(/:x<int>)(/*)", "/a(/b)/*"] {
-            let error = speedFailure { try mediator.route(pattern, to: "Other", action: "ping") }
+            let error = mediatorError { try mediator.route(pattern, to: "Other", action: "ping") }
             #expect(error?.code == .duplicateRoute, "\(pattern)")
         }
         try mediator.route("/a", to: "Other", action: "ping")
@@ -844,11 +824,11 @@ struct DeepLinkFastPathTests {
         }
         try mediator.route(nested(8), to: "Other", action: "ping")
         #expect(try mediator.callNow(url: "myapp://r/a/b/c/d/e/f/g/h") as? String == "pong")
-        #expect(speedFailure { try mediator.route("/s" + nested(9).dropFirst(2), to: "Other", action: "ping") }?.code == .invalidRoute)
+        #expect(mediatorError { try mediator.route("/s" + nested(9).dropFirst(2), to: "Other", action: "ping") }?.code == .invalidRoute)
         let deep = "/d" + String(repeating: "(/x", count: 100_000) + String(repeating: ")", count: 100_000)
-        #expect(speedFailure { try mediator.route(deep, to: "Other", action: "ping") }?.code == .invalidRoute)
+        #expect(mediatorError { try mediator.route(deep, to: "Other", action: "ping") }?.code == .invalidRoute)
         let unclosed = "/u" + String(repeating: "(/x", count: 20)
-        #expect(speedFailure { try mediator.route(unclosed, to: "Other", action: "ping") }?.code == .invalidRoute)
+        #expect(mediatorError { try mediator.route(unclosed, to: "Other", action: "ping") }?.code == .invalidRoute)
     }
 
     @Test("An empty authority's first path segment is matched as written; a host is matched ignoring case")
@@ -894,8 +874,8 @@ struct TypedResultFastPathTests {
         let mediator = try resultMediator()
         #expect(try mediator.callNow(target: "Res", action: "none", as: Int?.self) == nil)
         #expect(try mediator.callNow(target: "Res", action: "five", as: Int?.self) == 5)
-        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "none", as: Int.self) }?.code == .resultTypeMismatch)
-        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "text", as: Int.self) }?.code == .resultTypeMismatch)
+        #expect(mediatorError { _ = try mediator.callNow(target: "Res", action: "none", as: Int.self) }?.code == .resultTypeMismatch)
+        #expect(mediatorError { _ = try mediator.callNow(target: "Res", action: "text", as: Int.self) }?.code == .resultTypeMismatch)
         #expect(try mediator.callNow(target: "Res", action: "typed", as: FastPathPoint.self) == FastPathPoint(x: 3, y: 4.5))
         let closure = try mediator.callNow(target: "Res", action: "five", as: (any Sendable).self)
         #expect(closure as? Int == 5)
@@ -907,8 +887,8 @@ struct TypedResultFastPathTests {
         #expect(try mediator.callNow(target: "Res", action: "point", as: FastPathPoint.self) == FastPathPoint(x: 1, y: 2))
         #expect(try mediator.callNow(target: "Res", action: "five", as: Double.self) == 5.0)
         #expect(try mediator.callNow(target: "Res", action: "none", as: FastPathPoint?.self) == nil)
-        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "big", as: Int8.self) }?.code == .resultTypeMismatch)
-        #expect(speedFailure { _ = try mediator.callNow(target: "Res", action: "none", as: FastPathPoint.self) }?.code == .resultTypeMismatch)
+        #expect(mediatorError { _ = try mediator.callNow(target: "Res", action: "big", as: Int8.self) }?.code == .resultTypeMismatch)
+        #expect(mediatorError { _ = try mediator.callNow(target: "Res", action: "none", as: FastPathPoint.self) }?.code == .resultTypeMismatch)
     }
 
     @Test("Async typed results answer as the synchronous ones")
@@ -916,7 +896,7 @@ struct TypedResultFastPathTests {
         let mediator = try resultMediator()
         #expect(try await mediator.call(target: "Res", action: "point", as: FastPathPoint.self) == FastPathPoint(x: 1, y: 2))
         #expect(try await mediator.call(target: "Res", action: "none", as: Int?.self) == nil)
-        let asyncMismatch = await speedAsyncFailure { _ = try await mediator.call(target: "Res", action: "text", as: Int.self) }
+        let asyncMismatch = await awaitedMediatorError { _ = try await mediator.call(target: "Res", action: "text", as: Int.self) }
         #expect(asyncMismatch?.code == .resultTypeMismatch)
     }
 }

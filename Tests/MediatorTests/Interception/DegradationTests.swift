@@ -28,7 +28,7 @@ struct DegradationTests {
     /// The error a plain mediator (no table) gives for the same call: the reason a fallback gets.
     func plainError(target: String, action: String) throws -> MediatorError? {
         let world = try InterceptionWorld()
-        return callError { try world.mediator.callNow(target: target, action: action, params: ["id": 1]) }
+        return mediatorError { try world.mediator.callNow(target: target, action: action, params: ["id": 1]) }
     }
 
     /// The fallback's params, as `Web/open` echoed them.
@@ -73,7 +73,7 @@ struct DegradationTests {
     @Test("A call that fails for the caller's own mistake is not degraded: invalid params")
     func notForInvalidParameter() throws {
         let world = try degradedWorld()
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "create", params: ["count": "many"]) })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "create", params: ["count": "many"]) })
         #expect(error.code == .invalidParameter)
         #expect(world.ran("Web/open") == 0)
     }
@@ -81,9 +81,9 @@ struct DegradationTests {
     @Test("A URL call refused by the policy is not degraded")
     func notForForbidden() throws {
         let world = try degradedWorld()
-        #expect(callError { try world.mediator.callNow(url: "app://Notes/wipeAll") }?.code == .forbidden)
+        #expect(mediatorError { try world.mediator.callNow(url: "app://Notes/wipeAll") }?.code == .forbidden)
         world.mediator.urlPolicy = URLPolicy(allowedTargets: ["Web"])
-        #expect(callError { try world.mediator.callNow(url: "app://Shop/buy") }?.code == .forbidden)
+        #expect(mediatorError { try world.mediator.callNow(url: "app://Shop/buy") }?.code == .forbidden)
         #expect(world.ran("Web/open") == 0)
     }
 
@@ -91,7 +91,7 @@ struct DegradationTests {
     func notForRejected() throws {
         let world = try degradedWorld()
         world.mediator.addInterceptor(PlainGate(), scope: .target("Notes"))
-        #expect(callError { try world.mediator.callNow(target: "Notes", action: "fail") }?.code == .rejected)
+        #expect(mediatorError { try world.mediator.callNow(target: "Notes", action: "fail") }?.code == .rejected)
         #expect(world.ran("Web/open") == 0)
     }
 
@@ -110,7 +110,7 @@ struct DegradationTests {
         try table.degrade("Notes", to: "Shop/buy")
         try table.degrade("Shop", to: "Web/open")
         world.mediator.setRedirects(table)
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "fail") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "fail") })
         #expect(error.code == .targetNotFound)
         #expect(error.target == "Shop")
         #expect(error.redirectedFrom == ["Notes/fail"])
@@ -121,7 +121,7 @@ struct DegradationTests {
     @Test("A fallback that fails tells its own error, and where the call came from")
     func failingFallback() throws {
         let world = try degradedWorld(to: "Notes/fail")
-        let error = try #require(callError { try world.mediator.callNow(target: "Shop", action: "buy") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Shop", action: "buy") })
         #expect(error.description == "Notes/fail: the action failed: fixture error: broken (redirected from Shop/buy)")
     }
 
@@ -155,7 +155,7 @@ struct DegradationTests {
     func fallbackRejects() throws {
         let world = try degradedWorld()
         world.mediator.addInterceptor(PlainGate(), scope: .action("open", of: "Web"))
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "fail") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "fail") })
         #expect(error.code == .rejected)
         #expect(error.redirectedFrom == ["Notes/fail"])
         #expect(world.ran("Web/open") == 0)
@@ -212,7 +212,7 @@ struct DegradationTests {
         let world = try degradedWorld(to: "Notes/slow")
         let log = InterceptionLog()
         world.mediator.addObserver(Watcher("W", log))
-        let error = try #require(callError { try world.mediator.callNow(target: "Shop", action: "buy") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Shop", action: "buy") })
         #expect(error.code == .asyncAction)
         #expect(log.records.map { $0.error?.code } == [.asyncAction])
         #expect(world.ran("Notes/slow") == 0)

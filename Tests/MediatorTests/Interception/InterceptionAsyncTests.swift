@@ -77,7 +77,7 @@ struct InterceptionAsyncTests {
     @Test("A synchronous call of an async action throws asyncAction and reports it once")
     func syncCall() throws {
         let (world, log) = try asyncWorld()
-        let error = try #require(callError { try world.mediator.callNow(target: "Async", action: "run", params: ["n": 1]) })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Async", action: "run", params: ["n": 1]) })
         #expect(error.code == .asyncAction)
         #expect(log.records.count == 2)
         #expect(log.records.last?.error?.description == error.description)
@@ -88,9 +88,9 @@ struct InterceptionAsyncTests {
         let (world, log) = try asyncWorld()
         let mediator = world.mediator
         _ = mediator.open("app://Async/run?n=1")
-        _ = callError { try mediator.callNow(url: "app://Async/run?n=1") }
-        _ = callError { try mediator.handle(target: "Async", action: "run").callNow(["n": 1]) }
-        _ = callError { () throws(MediatorError) in try mediator.callNow(ActionKey<Doubled, Int>(target: "Async", action: "run"), Doubled(n: 1)) }
+        _ = mediatorError { try mediator.callNow(url: "app://Async/run?n=1") }
+        _ = mediatorError { try mediator.handle(target: "Async", action: "run").callNow(["n": 1]) }
+        _ = mediatorError { () throws(MediatorError) in try mediator.callNow(ActionKey<Doubled, Int>(target: "Async", action: "run"), Doubled(n: 1)) }
         let record = mediator.tracedCallNow(target: "Async", action: "run", params: ["n": 1])
         #expect(record.error?.code == .asyncAction)
         #expect(log.events.filter { $0.hasPrefix("W") }.count == 5)

@@ -87,7 +87,7 @@ struct InterceptionChainTests {
                 request.params["count"] = [1, 2]
                 return .proceed
             })
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "create", params: ["title": "hi"]) })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "create", params: ["title": "hi"]) })
         #expect(error.code == .invalidParameter)
         #expect(error.parameter == "count")
         #expect(world.ran("Notes/create") == 0)
@@ -108,7 +108,7 @@ struct InterceptionChainTests {
     func rejection() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("Gate", InterceptionLog()) { _ in throw FixtureError(message: "no entry") })
-        let error = try #require(callError { try world.mediator.callNow(target: "Target_Notes", action: "Action_echo:") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Target_Notes", action: "Action_echo:") })
         #expect(error.code == .rejected)
         #expect(error.target == "Notes")
         #expect(error.action == "echo")
@@ -121,7 +121,7 @@ struct InterceptionChainTests {
     func defaultName() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(PlainGate())
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.description == #"Notes/echo: rejected by interceptor "PlainGate": fixture error: closed"#)
     }
 
@@ -133,8 +133,8 @@ struct InterceptionChainTests {
                 if request.params["let"] == nil { throw FixtureError(message: "no") }
                 return .proceed
             })
-        #expect(callError { try world.mediator.callNow(target: "Notes", action: "echo") }?.code == .rejected)
-        #expect(callError { try world.mediator.callNow(target: "Notes", action: "echo") }?.code == .rejected)
+        #expect(mediatorError { try world.mediator.callNow(target: "Notes", action: "echo") }?.code == .rejected)
+        #expect(mediatorError { try world.mediator.callNow(target: "Notes", action: "echo") }?.code == .rejected)
         #expect(try world.mediator.callNow(target: "Notes", action: "echo", params: ["let": true]) != nil)
         #expect(world.ran("Notes/echo") == 1)
     }
@@ -199,7 +199,7 @@ struct InterceptionChainTests {
     func redirectError() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("Move", InterceptionLog()) { _ in .redirect(target: "Notes", action: "fail") }, scope: .action("echo", of: "Notes"))
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.code == .actionFailed)
         #expect(error.target == "Notes")
         #expect(error.action == "fail")
@@ -261,7 +261,7 @@ struct InterceptionChainTests {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         world.mediator.addObserver(Watcher("W", log))
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "fail") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "fail") })
         let record = try #require(log.records.first)
         #expect(!record.succeeded)
         #expect(record.error?.description == error.description)
@@ -274,7 +274,7 @@ struct InterceptionChainTests {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         world.mediator.addObserver(Watcher("W", log))
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "missing") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "missing") })
         #expect(error.code == .actionNotFound)
         #expect(log.records.first?.error?.description == error.description)
     }
@@ -575,7 +575,7 @@ struct InterceptionRequestTests {
         let world = try InterceptionWorld()
         let log = InterceptionLog()
         world.mediator.addInterceptor(Probe("P", log))
-        #expect(callError { try world.mediator.callNow(target: "No such", action: "x") }?.code == .targetNotFound)
+        #expect(mediatorError { try world.mediator.callNow(target: "No such", action: "x") }?.code == .targetNotFound)
         #expect(log.requests.first?.target == "No such")
     }
 }

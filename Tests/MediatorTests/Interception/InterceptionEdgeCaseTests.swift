@@ -21,7 +21,7 @@ struct InterceptionEdgeCaseTests {
             Probe("Flag", log) { request in
                 request.name == "Notes/echo" ? .redirect(target: "Profile", action: "wipeAll") : .proceed
             })
-        let error = callError { try world.mediator.callNow(target: "Notes", action: "echo") }
+        let error = mediatorError { try world.mediator.callNow(target: "Notes", action: "echo") }
         #expect(error?.code == .rejected)
         #expect(world.ran("Profile/wipeAll") == 0)
     }
@@ -38,7 +38,7 @@ struct InterceptionEdgeCaseTests {
         var table = RedirectTable()
         try table.degrade("Notes", to: "Profile/show")
         world.mediator.setRedirects(table)
-        let error = callError { try world.mediator.callNow(target: "Notes", action: "fail") }
+        let error = mediatorError { try world.mediator.callNow(target: "Notes", action: "fail") }
         #expect(error?.code == .rejected)
         #expect(world.ran("Profile/show") == 0)
     }

@@ -271,7 +271,7 @@ struct InterceptionEntryPointTests {
                 _ = try mediator.callNow(target: "Notes", action: "echo")
                 return .proceed
             })
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.code == .callDepthExceeded)
         #expect(runs.value == 8)
         #expect(world.ran("Notes/echo") == 0)
@@ -306,7 +306,7 @@ struct InterceptionEntryPointTests {
                 _ = try mediator.callNow(target: "Notes", action: "slow")
                 return .proceed
             })
-        let error = await asyncCallError { () async throws(MediatorError) in try await world.mediator.call(target: "Notes", action: "slow") }
+        let error = await awaitedMediatorError { () async throws(MediatorError) in try await world.mediator.call(target: "Notes", action: "slow") }
         #expect(error?.code == .callDepthExceeded)
         #expect(world.ran("Notes/slow") == 0)
     }

@@ -84,7 +84,7 @@ struct InterceptionFastPathTests {
             } else {
                 world.mediator.addInterceptor(Pass("A", log) { request in request.target == "Notes" ? .redirect(target: "Gone", action: "x") : .proceed })
             }
-            let error = callError { try world.mediator.callNow(target: "Notes", action: "echo") }
+            let error = mediatorError { try world.mediator.callNow(target: "Notes", action: "echo") }
             #expect(error?.code == .targetNotFound)
             #expect(error?.redirectedFrom == ["Notes/echo"], "observing: \(observing)")
             #expect(error?.target == "Gone")
@@ -106,7 +106,7 @@ struct InterceptionFastPathTests {
                 world.mediator.addObserver(Watcher("W", log))
             default: world.mediator.addInterceptor(Probe("T", log) { _ in throw FixtureError(message: "no") })
             }
-            let error = callError { try world.mediator.callNow(target: "Target_Notes", action: "Action_echo:") }
+            let error = mediatorError { try world.mediator.callNow(target: "Target_Notes", action: "Action_echo:") }
             shapes.append(shape(error))
             if setup == 1 { #expect(log.records.count == 1 && log.records.first?.error?.code == .rejected) }
             if setup == 2 { #expect(log.events == ["T intercept Notes/echo", "T finish Notes/echo"]) }
@@ -151,7 +151,7 @@ struct InterceptionFastPathTests {
                 world.mediator.addObserver(Watcher("W", log))
             default: world.mediator.addInterceptor(Probe("P", log))
             }
-            let syncError = callError { () throws(MediatorError) in try world.mediator.callNow(target: "Notes", action: "slow") }
+            let syncError = mediatorError { () throws(MediatorError) in try world.mediator.callNow(target: "Notes", action: "slow") }
             #expect(syncError?.code == .asyncAction)
             #expect(performOrNil(world.mediator, "Notes", "slow") == nil)
             if setup > 0 {
@@ -180,10 +180,10 @@ struct InterceptionFastPathTests {
                 world.mediator.addObserver(Watcher("W", log))
             default: world.mediator.addInterceptor(Probe("P", log))
             }
-            let error = callError { () throws(MediatorError) in try world.mediator.callNow(url: "app://Notes/wipeAll") }
+            let error = mediatorError { () throws(MediatorError) in try world.mediator.callNow(url: "app://Notes/wipeAll") }
             #expect(error?.code == .forbidden)
             #expect(openOrNil(world.mediator, "app://Notes/wipeAll") == nil)
-            let asyncError = await asyncCallError { () async throws(MediatorError) in try await world.mediator.call(url: "app://Notes/wipeAll") }
+            let asyncError = await awaitedMediatorError { () async throws(MediatorError) in try await world.mediator.call(url: "app://Notes/wipeAll") }
             #expect(asyncError?.code == .forbidden)
             #expect(world.ran("Notes/wipeAll") == 0)
             #expect(log.events.filter { $0.contains("intercept") }.isEmpty, "setup \(setup): \(log.events)")
@@ -195,10 +195,10 @@ struct InterceptionFastPathTests {
     @Test("URL error without interceptors equals the error with them")
     func urlLocalOnlySameError() throws {
         let plain = try InterceptionWorld()
-        let expected = shape(callError { () throws(MediatorError) in try plain.mediator.callNow(url: "app://Notes/wipeAll") })
+        let expected = shape(mediatorError { () throws(MediatorError) in try plain.mediator.callNow(url: "app://Notes/wipeAll") })
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Pass("P", InterceptionLog()))
-        #expect(shape(callError { () throws(MediatorError) in try world.mediator.callNow(url: "app://Notes/wipeAll") }) == expected)
+        #expect(shape(mediatorError { () throws(MediatorError) in try world.mediator.callNow(url: "app://Notes/wipeAll") }) == expected)
     }
 
     // MARK: - Typed keys
@@ -212,7 +212,7 @@ struct InterceptionFastPathTests {
                 request.params["token"] = "t"
                 return .proceed
             })
-        let error = callError { () throws(MediatorError) in
+        let error = mediatorError { () throws(MediatorError) in
             try world.mediator.callNow(ActionKey<EchoTitle, Int>(target: "Nope", action: "echo"), EchoTitle(title: "x"))
         }
         #expect(error?.code == .targetNotFound)
@@ -237,7 +237,7 @@ struct InterceptionFastPathTests {
                 let log = InterceptionLog()
                 if setup == 1 { world.mediator.addInterceptor(Pass("P", log)) }
                 if setup == 2 { world.mediator.addObserver(Watcher("W", log)) }
-                shapes.append(shape(callError { try world.mediator.callNow(target: target, action: action) }))
+                shapes.append(shape(mediatorError { try world.mediator.callNow(target: target, action: action) }))
                 #expect(world.mediator.perform(target: target, action: action) == nil)
             }
             #expect(Set(shapes).count == 1, "\(target.prefix(20))/\(action.prefix(20)): \(shapes)")
@@ -375,10 +375,10 @@ struct InterceptionFastPathTests {
     func observerChangesErrorNames() throws {
         for (target, action) in [("Target_Nope", "Action_x:"), ("Notes", "Action_nope:")] {
             let plain = try InterceptionWorld()
-            let expected = shape(callError { try plain.mediator.callNow(target: target, action: action) })
+            let expected = shape(mediatorError { try plain.mediator.callNow(target: target, action: action) })
             let observed = try InterceptionWorld()
             observed.mediator.addObserver(Watcher("W", InterceptionLog()))
-            #expect(shape(callError { try observed.mediator.callNow(target: target, action: action) }) == expected)
+            #expect(shape(mediatorError { try observed.mediator.callNow(target: target, action: action) }) == expected)
         }
     }
 

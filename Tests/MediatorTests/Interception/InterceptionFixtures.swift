@@ -133,30 +133,3 @@ final class InterceptionWorld: Sendable {
         try mediator.register(target: "Archive", actions: [Action("echo", counted("Archive/echo") { params in params.values })])
     }
 }
-
-/// The error of a call that should have failed, or `nil` when it succeeded (an error that is not a
-/// ``MediatorError`` is recorded as an issue).
-func callError(_ body: () throws -> (any Sendable)?) -> MediatorError? {
-    do {
-        _ = try body()
-        return nil
-    } catch let error as MediatorError {
-        return error
-    } catch {
-        Issue.record("not a MediatorError: \(error)")
-        return nil
-    }
-}
-
-/// The async form of ``callError(_:)``.
-func asyncCallError(_ body: () async throws -> (any Sendable)?) async -> MediatorError? {
-    do {
-        _ = try await body()
-        return nil
-    } catch let error as MediatorError {
-        return error
-    } catch {
-        Issue.record("not a MediatorError: \(error)")
-        return nil
-    }
-}

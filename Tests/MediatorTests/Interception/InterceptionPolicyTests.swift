@@ -160,9 +160,9 @@ struct InterceptionPolicyTests {
     func refused(_ attempt: PolicyAttempt) async throws {
         let (world, log) = try world(for: attempt)
         let mediator = world.mediator
-        let error = try #require(callError { try mediator.callNow(url: attempt.url) }, "\(attempt)")
+        let error = try #require(mediatorError { try mediator.callNow(url: attempt.url) }, "\(attempt)")
         #expect(error.code == .forbidden, "\(attempt): \(error)")
-        let asyncError = await asyncCallError { () async throws(MediatorError) in try await mediator.call(url: attempt.url) }
+        let asyncError = await awaitedMediatorError { () async throws(MediatorError) in try await mediator.call(url: attempt.url) }
         #expect(asyncError?.code == .forbidden, "\(attempt)")
         #expect(syncOpen(mediator, attempt.url) == nil)
         #expect((try? await mediator.call(url: attempt.url)) == nil)
@@ -188,7 +188,7 @@ struct InterceptionPolicyTests {
     @Test("validate(url:) refuses what the redirect table would send to a forbidden destination", arguments: PolicyAttempt.all.filter(\.validateSees))
     func validateRefuses(_ attempt: PolicyAttempt) throws {
         let (world, _) = try world(for: attempt)
-        let error = try #require(callError { () throws(MediatorError) in try world.mediator.validate(url: attempt.url) })
+        let error = try #require(mediatorError { () throws(MediatorError) in try world.mediator.validate(url: attempt.url) })
         #expect(error.code == .forbidden, "\(attempt): \(error)")
         #expect(world.totalRuns == 0)
     }
@@ -200,7 +200,7 @@ struct InterceptionPolicyTests {
         var table = RedirectTable()
         try table.redirect("Notes/go", to: "Archive/echo")
         world.mediator.setRedirects(table)
-        let error = try #require(callError { try world.mediator.callNow(url: "app://Notes/go") })
+        let error = try #require(mediatorError { try world.mediator.callNow(url: "app://Notes/go") })
         #expect(
             error.description
                 == #"Archive/echo: a remote call (a URL's or an agent's) was redirected here and refused: target "Archive" is not open to URL calls (allowed: Notes) (redirected from Notes/go)"#
@@ -214,7 +214,7 @@ struct InterceptionPolicyTests {
         var table = RedirectTable()
         try table.redirect("Notes/go", to: "Profile/nativeWipe")
         world.mediator.setRedirects(table)
-        let error = try #require(callError { try world.mediator.callNow(url: "app://Notes/go") })
+        let error = try #require(mediatorError { try world.mediator.callNow(url: "app://Notes/go") })
         #expect(
             error.description
                 == #"Profile/nativeWipe: a remote call (a URL's or an agent's) was redirected here and refused: actions whose name begins with "native" cannot be called by URL (redirected from Notes/go)"#
@@ -264,7 +264,7 @@ struct InterceptionPolicyEdgeTests {
         world.mediator.addObserver(Watcher("W", log))
         world.mediator.urlPolicy = URLPolicy(allowedTargets: ["Notes", "Profile"])
         for url in ["app://Profile/nativeWipe", "app://Archive/echo"] {
-            #expect(callError { try world.mediator.callNow(url: url) }?.code == .forbidden)
+            #expect(mediatorError { try world.mediator.callNow(url: url) }?.code == .forbidden)
         }
         // Refused as the URL is read, before dispatch: observers are told all the same.
         #expect(log.records.map(\.name) == ["Profile/nativeWipe", "Archive/echo"])

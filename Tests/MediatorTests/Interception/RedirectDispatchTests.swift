@@ -57,7 +57,7 @@ struct RedirectDispatchTests {
     @Test("A changed table applies to the next call; an empty one sends calls where they are asked")
     func runTimeChange() throws {
         let world = try InterceptionWorld()
-        #expect(callError { try world.mediator.callNow(target: "Legacy", action: "open") }?.code == .targetNotFound)
+        #expect(mediatorError { try world.mediator.callNow(target: "Legacy", action: "open") }?.code == .targetNotFound)
         let web = try table { try $0.redirect("Legacy", to: "Web") }
         world.mediator.setRedirects(web)
         #expect(world.mediator.redirects == web)
@@ -66,7 +66,7 @@ struct RedirectDispatchTests {
         #expect(world.mediator.perform(target: "Legacy", action: "open") as? String == "profile")
         world.mediator.setRedirects(RedirectTable())
         #expect(world.mediator.redirects.isEmpty)
-        #expect(callError { try world.mediator.callNow(target: "Legacy", action: "open") }?.code == .targetNotFound)
+        #expect(mediatorError { try world.mediator.callNow(target: "Legacy", action: "open") }?.code == .targetNotFound)
     }
 
     @Test("An action that calls the mediator follows a table changed by an earlier call")
@@ -89,7 +89,7 @@ struct RedirectDispatchTests {
     func errorTellsWhere() throws {
         let world = try InterceptionWorld()
         world.mediator.setRedirects(try table { try $0.redirect("Legacy/open", to: "Gone/open") })
-        let error = try #require(callError { try world.mediator.callNow(target: "Legacy", action: "open") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Legacy", action: "open") })
         #expect(error.code == .targetNotFound)
         #expect(error.target == "Gone")
         #expect(error.redirectedFrom == ["Legacy/open"])
@@ -129,7 +129,7 @@ struct RedirectDispatchTests {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("ToWeb", InterceptionLog()) { _ in .redirect(target: "Web", action: "open") }, scope: .target("Notes"))
         world.mediator.addInterceptor(Probe("ToNotes", InterceptionLog()) { _ in .redirect(target: "Notes", action: "echo") }, scope: .target("Web"))
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.code == .redirectCycle)
         #expect(error.target == "Web")
         #expect(error.action == "open")
@@ -142,7 +142,7 @@ struct RedirectDispatchTests {
     func interceptorSelfCycle() throws {
         let world = try InterceptionWorld()
         world.mediator.addInterceptor(Probe("Stay", InterceptionLog()) { _ in .redirect(target: "Target_Notes", action: "Action_echo") })
-        let error = try #require(callError { try world.mediator.callNow(target: "Notes", action: "echo") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Notes", action: "echo") })
         #expect(error.description == "Notes/echo: redirect cycle: Notes/echo -> Notes/echo")
         #expect(error.redirectedFrom.isEmpty)
     }
@@ -152,7 +152,7 @@ struct RedirectDispatchTests {
         let world = try InterceptionWorld()
         world.mediator.setRedirects(try table { try $0.redirect("Legacy/open", to: "Web/open") })
         world.mediator.addInterceptor(Probe("Back", InterceptionLog()) { _ in .redirect(target: "Legacy", action: "open") }, scope: .target("Web"))
-        let error = try #require(callError { try world.mediator.callNow(target: "Legacy", action: "open") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "Legacy", action: "open") })
         #expect(error.code == .redirectCycle)
         #expect(error.description == "Web/open: redirect cycle: Legacy/open -> Web/open -> Legacy/open (redirected from Legacy/open)")
     }
@@ -164,7 +164,7 @@ struct RedirectDispatchTests {
             world.mediator.addInterceptor(
                 Probe("Step\(step)", InterceptionLog()) { _ in .redirect(target: "S\(step + 1)", action: "go") }, scope: .target("S\(step)"))
         }
-        let error = try #require(callError { try world.mediator.callNow(target: "S0", action: "go") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "S0", action: "go") })
         #expect(error.code == .tooManyRedirects)
         #expect(
             error.description
@@ -185,9 +185,9 @@ struct RedirectDispatchTests {
                 }
                 try $0.redirect("T5/x", to: "U1/x")
             })
-        let error = try #require(callError { try world.mediator.callNow(target: "T1", action: "x") })
+        let error = try #require(mediatorError { try world.mediator.callNow(target: "T1", action: "x") })
         #expect(error.code == .tooManyRedirects)
-        #expect(callError { () throws(MediatorError) in try world.mediator.destination(target: "T1", action: "x") }?.code == .tooManyRedirects)
+        #expect(mediatorError { () throws(MediatorError) in try world.mediator.destination(target: "T1", action: "x") }?.code == .tooManyRedirects)
     }
 
     @Test("destination(target:action:) tells where the table sends a call, and runs nothing")
@@ -219,12 +219,13 @@ struct RedirectDispatchTests {
             })
         #expect(world.mediator.canPerform(target: "Legacy", action: "new", params: ["title": "x"]))
         #expect(!world.mediator.canPerform(target: "Legacy", action: "new", params: [:]))
-        let error = try #require(callError { () throws(MediatorError) in try world.mediator.validate(target: "Legacy", action: "new", params: [:]) })
+        let error = try #require(mediatorError { () throws(MediatorError) in try world.mediator.validate(target: "Legacy", action: "new", params: [:]) })
         #expect(error.code == .invalidParameter)
         #expect(error.target == "Notes")
         #expect(error.action == "create")
         try world.mediator.validate(url: "app://Legacy/new?title=x")
-        #expect(callError { () throws(MediatorError) in try world.mediator.validate(target: "Legacy", action: "gone", params: [:]) }?.code == .targetNotFound)
+        #expect(
+            mediatorError { () throws(MediatorError) in try world.mediator.validate(target: "Legacy", action: "gone", params: [:]) }?.code == .targetNotFound)
         #expect(world.totalRuns == 0)
     }
 

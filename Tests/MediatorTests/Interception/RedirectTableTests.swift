@@ -9,21 +9,13 @@ import Testing
 struct RedirectTableTests {
     /// The error `RedirectTable(json:)` throws for `json`.
     func jsonError(_ json: String) -> MediatorError? {
-        do {
-            _ = try RedirectTable(json: json)
-            return nil
-        } catch {
-            return error
-        }
+        mediatorError { try RedirectTable(json: json) }
     }
 
     /// The error of building a table with `body`.
     func buildError(_ body: (inout RedirectTable) throws -> Void) -> MediatorError? {
         var table = RedirectTable()
-        return callError {
-            try body(&table)
-            return nil
-        }
+        return mediatorError { try body(&table) }
     }
 
     @Test("A table reads its redirects and degradations from JSON, with short or full names")

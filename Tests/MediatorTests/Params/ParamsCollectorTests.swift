@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Mediator
@@ -28,7 +29,7 @@ struct ParamsCollectorTests {
         #expect(params["k9"] as? String == "v9")
 
         let mediator = Mediator()
-        try mediator.register(target: "Echo", actions: [Action("echo") { _, params in params }])
+        try mediator.registerEcho()
         let query = (0..<12).map { "k\($0 % 10)=v\($0)" }.joined(separator: "&")
         let echoed = try #require(try mediator.callNow(url: "app://Echo/echo?" + query) as? Params)
         #expect(echoed["k0"] as? [String] == ["v0", "v10"])

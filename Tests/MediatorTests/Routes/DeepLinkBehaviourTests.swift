@@ -2,21 +2,6 @@ import Mediator
 import TestSupport
 import Testing
 
-/// The code of what `body` throws, or `nil` when it throws nothing.
-private func code(_ body: () throws -> Void) -> MediatorError.Code? {
-    failure(body)?.code
-}
-
-/// The error `body` throws, or `nil`.
-private func failure(_ body: () throws -> Void) -> MediatorError? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return error as? MediatorError
-    }
-}
-
 @Suite("Deep links: params, rules, options and the unmatched-URL handler")
 struct DeepLinkBehaviourTests {
     // MARK: Params
@@ -66,7 +51,7 @@ struct DeepLinkBehaviourTests {
         #expect(try mediator.callNow(url: "myapp://notes/21?color=red", params: ["color": "blue", "context": "app"]) as? String == "42 id")
         try mediator.validate(url: "myapp://notes/21")
         try mediator.validate(url: "myapp://notes/21?color=red")
-        #expect(code { try mediator.validate(url: "myapp://notes/x/y") } == .routeNotFound)
+        #expect(mediatorError { try mediator.validate(url: "myapp://notes/x/y") }?.code == .routeNotFound)
     }
 
     @Test(
@@ -77,10 +62,10 @@ struct DeepLinkBehaviourTests {
         try mediator.route("/user/\u{30D}", to: "Echo", action: "echo")
         try mediator.route("/plain/:x", to: "Echo", action: "echo")
         #expect(mediator.open("myapp://user/%CC%8D") != nil)
-        #expect(code { _ = try mediator.callNow(url: "myapp://user%2F%CC%8D") } != nil)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://user%2F%CC%8D") }?.code != nil)
         let values = try #require(try mediator.callNow(url: "myapp://plain/1", params: ["@rest": "forged", "@route": "forged"]) as? [String: any Sendable])
         #expect(values["@rest"] == nil && values["@route"] as? String == "/plain/:x")
-        let escape = failure { _ = try mediator.callNow(url: "myapp://Echo/echo?%\nx=1") }
+        let escape = mediatorError { _ = try mediator.callNow(url: "myapp://Echo/echo?%\nx=1") }
         #expect(escape?.code == .invalidURL)
         #expect(escape.map { !$0.description.contains("\n") } == true, "\(String(describing: escape))")
     }
@@ -91,9 +76,9 @@ struct DeepLinkBehaviourTests {
     func rules() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/s/:x", to: "Echo", action: "secret")
-        #expect(code { _ = try mediator.callNow(url: "myapp://s/1") } == .forbidden)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://s/1") }?.code == .forbidden)
         #expect(!mediator.canOpen("myapp://s/1"))
-        let native = failure { try mediator.route("/n/:x", to: "Echo", action: "nativeEcho") }
+        let native = mediatorError { try mediator.route("/n/:x", to: "Echo", action: "nativeEcho") }
         #expect(native?.code == .forbidden)
         #expect(native?.reason.contains("/n/:x") == true)
         #expect(mediator.routes.isEmpty == false)
@@ -101,11 +86,11 @@ struct DeepLinkBehaviourTests {
         try mediator.route("/o/:x", to: "Other", action: "ping")
         #expect(mediator.open("myapp://o/1") as? String == "pong")
         mediator.urlPolicy.allowedTargets = ["Echo"]
-        let refused = failure { _ = try mediator.callNow(url: "myapp://o/1") }
+        let refused = mediatorError { _ = try mediator.callNow(url: "myapp://o/1") }
         #expect(refused?.code == .forbidden)
         #expect(refused?.reason.contains("route \"/o/:x\"") == true)
         mediator.urlPolicy = URLPolicy(allowedSchemes: ["other"])
-        #expect(code { _ = try mediator.callNow(url: "myapp://o/1") } == .forbidden)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://o/1") }?.code == .forbidden)
         #expect(mediator.open("other://o/1") as? String == "pong")
     }
 
@@ -114,12 +99,12 @@ struct DeepLinkBehaviourTests {
         let mediator = try urlTestMediator()
         try mediator.route("/files/*", to: "Echo", action: "echo")
         mediator.urlPolicy.maximumLength = 40
-        #expect(code { _ = try mediator.callNow(url: "myapp://files/" + String(repeating: "a", count: 40)) } == .invalidURL)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://files/" + String(repeating: "a", count: 40)) }?.code == .invalidURL)
         mediator.urlPolicy = URLPolicy(maximumQueryItems: 2)
-        #expect(code { _ = try mediator.callNow(url: "myapp://files/a?x=1&y=2&z=3") } == .invalidURL)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://files/a?x=1&y=2&z=3") }?.code == .invalidURL)
         #expect(mediator.open("myapp://files/a?x=1&y=2") != nil)
         let long = "myapp://files/" + Array(repeating: "a", count: 70).joined(separator: "/")
-        #expect(code { _ = try mediator.callNow(url: long) } == .routeNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: long) }?.code == .routeNotFound)
         let sixtyThree = "myapp://files/" + Array(repeating: "a", count: 63).joined(separator: "/")
         let values = try #require(try mediator.callNow(url: sixtyThree) as? [String: any Sendable])
         #expect((values["@rest"] as? [String])?.count == 63)
@@ -131,7 +116,7 @@ struct DeepLinkBehaviourTests {
     func registration() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/user/:id", to: "Echo", action: "echo")
-        let duplicate = failure { try mediator.route("/user/:uid", to: "Other", action: "ping") }
+        let duplicate = mediatorError { try mediator.route("/user/:uid", to: "Other", action: "ping") }
         #expect(duplicate?.code == .duplicateRoute)
         #expect(duplicate?.reason.contains("\"/user/:id\"") == true)
         try mediator.route("/user/:uid", to: "Other", action: "ping", replacing: true)
@@ -139,12 +124,12 @@ struct DeepLinkBehaviourTests {
         try mediator.route("/user/:id", to: "Echo", action: "echo", scheme: "special")
         #expect(mediator.open("special://user/1") as? [String: any Sendable] != nil)
 
-        #expect(code { try mediator.route("/user/:id<double>", to: "Echo", action: "echo") } == .invalidRoute)
-        #expect(code { try mediator.route("/a/*/b", to: "Echo", action: "echo") } == .invalidRoute)
-        #expect(code { try mediator.route("/a(", to: "Echo", action: "echo") } == .invalidRoute)
-        #expect(code { try mediator.route("/a", to: "Echo", action: "echo", scheme: "1x") } == .invalidRoute)
-        #expect(code { try mediator.route("/a", to: "Bad Name", action: "echo") } == .invalidName)
-        #expect(code { try mediator.route("/a", to: "Echo", action: "") } == .invalidName)
+        #expect(mediatorError { try mediator.route("/user/:id<double>", to: "Echo", action: "echo") }?.code == .invalidRoute)
+        #expect(mediatorError { try mediator.route("/a/*/b", to: "Echo", action: "echo") }?.code == .invalidRoute)
+        #expect(mediatorError { try mediator.route("/a(", to: "Echo", action: "echo") }?.code == .invalidRoute)
+        #expect(mediatorError { try mediator.route("/a", to: "Echo", action: "echo", scheme: "1x") }?.code == .invalidRoute)
+        #expect(mediatorError { try mediator.route("/a", to: "Bad Name", action: "echo") }?.code == .invalidName)
+        #expect(mediatorError { try mediator.route("/a", to: "Echo", action: "") }?.code == .invalidName)
 
         #expect(mediator.removeRoute("/user/:anything"))
         #expect(!mediator.removeRoute("/user/:anything"))
@@ -168,7 +153,7 @@ struct DeepLinkBehaviourTests {
     @Test("addRoutes adds all or none, and names the route at fault")
     func allOrNone() throws {
         let mediator = try urlTestMediator()
-        let error = failure {
+        let error = mediatorError {
             try mediator.addRoutes([
                 URLRoute("/a", target: "Echo", action: "echo"),
                 URLRoute("/b", target: "Echo", action: "echo"),
@@ -179,7 +164,8 @@ struct DeepLinkBehaviourTests {
         #expect(error?.reason.hasPrefix("route 3 of 3: ") == true)
         #expect(mediator.routes.isEmpty)
         #expect(
-            code { try mediator.addRoutes([URLRoute("/a", target: "Echo", action: "echo"), URLRoute("/b(", target: "Echo", action: "echo")]) } == .invalidRoute)
+            mediatorError { try mediator.addRoutes([URLRoute("/a", target: "Echo", action: "echo"), URLRoute("/b(", target: "Echo", action: "echo")]) }?.code
+                == .invalidRoute)
         #expect(mediator.routes.isEmpty)
     }
 
@@ -202,11 +188,11 @@ struct DeepLinkBehaviourTests {
             (#"[{"pattern": 7, "target": "Echo", "action": "echo"}]"#, #"route 1: "pattern" must be a string"#),
         ]
         for (json, reason) in cases {
-            let error = failure { try mediator.addRoutes(json: json) }
+            let error = mediatorError { try mediator.addRoutes(json: json) }
             #expect(error?.code == .invalidRoute, "\(json)")
             #expect(error?.reason.hasPrefix(reason) == true, "\(json): \(String(describing: error?.reason))")
         }
-        #expect(code { try mediator.addRoutes(json: #"[{"pattern": "/e/:y", "target": "Echo", "action": "echo"}]"#) } == .duplicateRoute)
+        #expect(mediatorError { try mediator.addRoutes(json: #"[{"pattern": "/e/:y", "target": "Echo", "action": "echo"}]"#) }?.code == .duplicateRoute)
         #expect(mediator.routes.count == 2)
     }
 
@@ -262,13 +248,13 @@ struct DeepLinkBehaviourTests {
         let mediator = try urlTestMediator()
         try mediator.register(target: "OTHER", actions: [Action("ping") { (_: Mediator, _: Params) in "PONG" }])
         try mediator.route("/user/:id", to: "Echo", action: "echo")
-        #expect(code { _ = try mediator.callNow(url: "myapp://echo/echo") } == .targetNotFound)
-        #expect(code { _ = try mediator.callNow(url: "myapp://USER/1") } == .targetNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://echo/echo") }?.code == .targetNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://USER/1") }?.code == .targetNotFound)
         mediator.urlPolicy.matchesHostIgnoringCase = true
         #expect(echoed(try mediator.callNow(url: "myapp://echo/echo?a=1")) == ["a": .one("1")])
         #expect(try mediator.callNow(url: "myapp://OTHER/ping") as? String == "PONG")
         #expect(try mediator.callNow(url: "myapp://Other/ping") as? String == "pong")
-        let ambiguous = failure { _ = try mediator.callNow(url: "myapp://other/ping") }
+        let ambiguous = mediatorError { _ = try mediator.callNow(url: "myapp://other/ping") }
         #expect(ambiguous?.code == .invalidURL)
         #expect(ambiguous?.reason.contains("Other, OTHER") == true || ambiguous?.reason.contains("OTHER, Other") == true)
         let routed = try #require(try mediator.callNow(url: "myapp://USER/Ab") as? [String: any Sendable])
@@ -276,20 +262,20 @@ struct DeepLinkBehaviourTests {
         // The allow-list sees the registered name.
         mediator.urlPolicy.allowedTargets = ["Echo"]
         #expect(mediator.open("myapp://ECHO/echo") != nil)
-        #expect(code { _ = try mediator.callNow(url: "myapp://OTHER/ping") } == .forbidden)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://OTHER/ping") }?.code == .forbidden)
     }
 
     @Test("An empty authority is refused by default and read as the first segment when allowed")
     func emptyAuthority() throws {
         let mediator = try urlTestMediator()
-        #expect(code { _ = try mediator.callNow(url: "myapp:///Other/ping") } == .invalidURL)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp:///Other/ping") }?.code == .invalidURL)
         try mediator.route("/user/:id", to: "Echo", action: "echo")
-        #expect(code { _ = try mediator.callNow(url: "myapp:///user/1") } == .invalidURL)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp:///user/1") }?.code == .invalidURL)
         mediator.urlPolicy.allowsEmptyAuthority = true
         #expect(mediator.open("myapp:///Other/ping") as? String == "pong")
         let values = try #require(try mediator.callNow(url: "myapp:///user/1") as? [String: any Sendable])
         #expect(values["id"] as? String == "1")
-        #expect(code { _ = try mediator.callNow(url: "myapp:///") } == .routeNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp:///") }?.code == .routeNotFound)
     }
 
     // MARK: Unmatched URLs
@@ -311,11 +297,11 @@ struct DeepLinkBehaviourTests {
         #expect(mediator.open("myapp://user/1") != nil)
         #expect(mediator.open("myapp://Other/ping") as? String == "pong")
         #expect(asked.events == ["myapp [\"legacy\", \"a\", \"b\"] [\"x\", \"y\"]", "myapp [\"Legacy\", \"thing\"] []"])
-        #expect(code { _ = try mediator.callNow(url: "myapp://fail/x") } == .rejected)
-        let boom = failure { _ = try mediator.callNow(url: "myapp://boom") }
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://fail/x") }?.code == .rejected)
+        let boom = mediatorError { _ = try mediator.callNow(url: "myapp://boom") }
         #expect(boom?.code == .actionFailed && boom?.underlying is Boom)
-        #expect(code { _ = try mediator.callNow(url: "myapp://nothing/here/at/all") } == .routeNotFound)
-        #expect(code { _ = try mediator.callNow(url: "myapp://Nothing/here") } == .targetNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://nothing/here/at/all") }?.code == .routeNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://Nothing/here") }?.code == .targetNotFound)
         #expect(!mediator.canOpen("myapp://legacy/a"))
         #expect(asked.events.count == 6)
     }

@@ -6,22 +6,6 @@ import Testing
 // handler, the URL policy, precedence and duplicates, and error messages, each test asserting the
 // documented behaviour.
 
-/// The error `body` throws, or `nil` when it throws nothing (or something that is not a
-/// `MediatorError`).
-private func routeFailure(_ body: () throws -> Void) -> MediatorError? {
-    do {
-        try body()
-        return nil
-    } catch {
-        return error as? MediatorError
-    }
-}
-
-/// The code of what `body` throws, or `nil`.
-private func routeCode(_ body: () throws -> Void) -> MediatorError.Code? {
-    routeFailure(body)?.code
-}
-
 /// The params of a routed call to `Echo/echo`, or `nil` when the call failed or went elsewhere.
 private func routedEcho(_ mediator: Mediator, _ url: String, params: Params? = nil) -> [String: any Sendable]? {
     let result: (any Sendable)?
@@ -79,12 +63,12 @@ struct RouteURLEdgeCaseTests {
         try mediator.route("/user/:id", to: "Echo", action: "echo")
         try mediator.route("/", to: "Other", action: "ping", scheme: "https")
         // The consistent cases: "x//" is x then an empty segment, which no placeholder matches.
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user/x//") } == .routeNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://user/x//") }?.code == .routeNotFound)
         #expect(mediator.open("myapp://user/") as? String == "pong")
         // "//" after the host is an empty segment and the ignored trailing "/": /user/"" is not /user.
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user//") } == .routeNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://user//") }?.code == .routeNotFound)
         #expect(!mediator.canOpen("myapp://user//"))
-        #expect(routeCode { _ = try mediator.callNow(url: "https://example.com//") } == .routeNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "https://example.com//") }?.code == .routeNotFound)
     }
 
     @Test("Dot segments are not resolved: /files/../admin never reaches /admin, encoded or not, web or custom")
@@ -169,7 +153,7 @@ struct RouteURLEdgeCaseTests {
         #expect(mediator.open("myapp://cafe%CC%81") as? String == "pong")
         #expect(mediator.open("myapp://K") as? String == "pong")
         // U+212A KELVIN SIGN is canonically equivalent to "K", but not the same bytes.
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://%E2%84%AA") } == .routeNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://%E2%84%AA") }?.code == .routeNotFound)
         #expect(mediator.routes.count == (manyLiterals ? 9 : 3))
     }
 
@@ -182,14 +166,14 @@ struct RouteURLEdgeCaseTests {
             "myapp://user/%FF", "myapp://files/a%C0%AFb", "myapp://files/%ED%A0%80", "myapp://user/1?x=%C0%AF", "myapp://us%FFer/1",
             "myapp://user/%E2%80%AE%1B%5B31m%FF",
         ] {
-            let error = routeFailure { _ = try mediator.callNow(url: url) }
+            let error = mediatorError { _ = try mediator.callNow(url: url) }
             #expect(error?.code == .invalidURL, "\(url)")
             #expect(error.map { isOneSafeLine($0.description) } == true, "\(String(describing: error))")
             #expect(!mediator.canOpen(url))
         }
         // NUL is valid UTF-8: it arrives as a value, and the messages that quote it escape it.
         #expect(routedEcho(mediator, "myapp://user/%00")?["id"] as? String == "\u{0}")
-        let missing = routeFailure { _ = try mediator.callNow(url: "myapp://nothing/%00/%1B%5B2J/%E2%80%AE") }
+        let missing = mediatorError { _ = try mediator.callNow(url: "myapp://nothing/%00/%1B%5B2J/%E2%80%AE") }
         #expect(missing?.code == .routeNotFound)
         #expect(missing.map { isOneSafeLine($0.description) } == true, "\(String(describing: missing))")
     }
@@ -208,12 +192,12 @@ struct RouteURLEdgeCaseTests {
         let exact = prefix + String(repeating: "a", count: 64 - prefix.utf8.count)
         #expect(routedEcho(mediator, exact) != nil)
         #expect(mediator.canOpen(exact))
-        #expect(routeCode { _ = try mediator.callNow(url: exact + "a") } == .invalidURL)
+        #expect(mediatorError { _ = try mediator.callNow(url: exact + "a") }?.code == .invalidURL)
         #expect(!mediator.canOpen(exact + "a"))
         let unmatched = "myapp://legacy/" + String(repeating: "b", count: 64)
-        #expect(routeCode { _ = try mediator.callNow(url: unmatched) } == .invalidURL)
+        #expect(mediatorError { _ = try mediator.callNow(url: unmatched) }?.code == .invalidURL)
         mediator.urlPolicy = URLPolicy(maximumQueryItems: 2)
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://legacy/x?a=1&b=2&c=3") } == .invalidURL)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://legacy/x?a=1&b=2&c=3") }?.code == .invalidURL)
         #expect(mediator.open("myapp://legacy/x?a=1&&b=2&") as? String == "handled")
         #expect(asked.value == 1)
     }
@@ -361,7 +345,7 @@ struct RouteConcurrencyTests {
             asked.increment()
             return .answer(try mediator.callNow(url: url.url))
         }
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://loop/forever") } == .callDepthExceeded)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://loop/forever") }?.code == .callDepthExceeded)
         #expect(asked.value <= mediator.maximumCallDepth + 1)
         #expect(mediator.open("myapp://loop/forever") == nil)
     }
@@ -381,10 +365,10 @@ struct RouteUnmatchedHandlerTests {
         #expect(mediator.removeRoute("/user/:uid"))
         #expect(mediator.open("myapp://user/1") as? String == "handler")
         mediator.unmatchedURLHandler = { _ in .decline }
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user/1") } == .targetNotFound)
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user/1/2") } == .routeNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://user/1") }?.code == .targetNotFound)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://user/1/2") }?.code == .routeNotFound)
         mediator.unmatchedURLHandler = nil
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://user/1/2") } == .invalidURL)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://user/1/2") }?.code == .invalidURL)
     }
 
     @Test("canOpen runs no handler, action, interceptor, notFound or fallback, whatever the URL")
@@ -429,8 +413,8 @@ struct RouteUnmatchedHandlerTests {
             return .decline
         }
         mediator.setFallback { target, action, _ in "fallback \(target)/\(action)" }
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://rejected/x") } == .rejected)
-        let other = routeFailure { _ = try mediator.callNow(url: "myapp://other/x") }
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://rejected/x") }?.code == .rejected)
+        let other = mediatorError { _ = try mediator.callNow(url: "myapp://other/x") }
         #expect(other?.code == .actionFailed && other?.underlying is EdgeCaseBoom)
         #expect(mediator.open("myapp://Nothing/here") as? String == "fallback Nothing/here")
     }
@@ -448,7 +432,7 @@ struct RoutePolicyTests {
         let mediator = Mediator()
         try mediator.route("/vault/:id", to: "Vault", action: "open")
         try mediator.register(target: "Vault", actions: [Action("open", localOnly: true) { (_: Mediator, _: Params) in "opened" }])
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://vault/1") } == .forbidden)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://vault/1") }?.code == .forbidden)
         #expect(!mediator.canOpen("myapp://vault/1"))
         #expect(try mediator.callNow(target: "Vault", action: "open") as? String == "opened")
     }
@@ -458,14 +442,14 @@ struct RoutePolicyTests {
         let mediator = try urlTestMediator()
         try mediator.route("/x", to: "Echo", action: "echo")
         for action in ["nativeEcho", "Action_nativeEcho", "Action_nativeEcho:", "nativeAnything"] {
-            #expect(routeCode { try mediator.route("/n", to: "Echo", action: action) } == .forbidden, "\(action)")
-            #expect(routeCode { try mediator.route("/x", to: "Target_Echo", action: action, replacing: true) } == .forbidden, "\(action)")
+            #expect(mediatorError { try mediator.route("/n", to: "Echo", action: action) }?.code == .forbidden, "\(action)")
+            #expect(mediatorError { try mediator.route("/x", to: "Target_Echo", action: action, replacing: true) }?.code == .forbidden, "\(action)")
             #expect(
-                routeCode {
+                mediatorError {
                     try mediator.addRoutes([URLRoute("/ok", target: "Echo", action: "echo"), URLRoute("/n", target: "Echo", action: action)])
-                } == .forbidden)
+                }?.code == .forbidden)
             let json = #"[{"pattern": "/ok", "target": "Echo", "action": "echo"}, {"pattern": "/n", "target": "Echo", "action": "\#(action)"}]"#
-            let error = routeFailure { try mediator.addRoutes(json: json) }
+            let error = mediatorError { try mediator.addRoutes(json: json) }
             #expect(error?.code == .forbidden && error?.reason.hasPrefix("route 2: ") == true, "\(String(describing: error))")
         }
         #expect(mediator.routes.map(\.description) == ["/x -> Echo/echo"])
@@ -485,7 +469,7 @@ struct RoutePolicyTests {
         mediator.setRedirects(table)
         mediator.urlPolicy.allowedTargets = ["Echo", "Old", "Legacy"]
         for url in ["myapp://to-secret", "myapp://to-native/1", "myapp://to-other"] {
-            #expect(routeCode { _ = try mediator.callNow(url: url) } == .forbidden, "\(url)")
+            #expect(mediatorError { _ = try mediator.callNow(url: url) }?.code == .forbidden, "\(url)")
         }
         #expect(try mediator.callNow(target: "Echo", action: "echo") as? String == "secret")
     }
@@ -516,7 +500,7 @@ struct RoutePolicyTests {
         let mediator = try urlTestMediator()
         try mediator.route("/p/:x", to: "Target_Other", action: "Action_ping:")
         mediator.urlPolicy.allowedTargets = ["Target_Echo"]
-        #expect(routeCode { _ = try mediator.callNow(url: "myapp://p/1") } == .forbidden)
+        #expect(mediatorError { _ = try mediator.callNow(url: "myapp://p/1") }?.code == .forbidden)
         #expect(!mediator.canOpen("myapp://p/1"))
         mediator.urlPolicy.allowedTargets = ["Other"]
         #expect(mediator.open("myapp://p/1") as? String == "pong")
@@ -537,7 +521,7 @@ struct RoutePrecedenceEdgeTests {
     func duplicatesAfterExpansion(first: String, second: String) throws {
         let mediator = try urlTestMediator()
         try mediator.route(first, to: "Echo", action: "echo")
-        let error = routeFailure { try mediator.route(second, to: "Other", action: "ping") }
+        let error = mediatorError { try mediator.route(second, to: "Other", action: "ping") }
         #expect(error?.code == .duplicateRoute, "\(second) after \(first): \(String(describing: error))")
         #expect(mediator.routes.count == 1)
     }
@@ -566,7 +550,7 @@ struct RoutePrecedenceEdgeTests {
     func removeWithEmptyScheme() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/x", to: "Other", action: "ping")
-        #expect(routeCode { try mediator.route("/y", to: "Other", action: "ping", scheme: "") } == .invalidRoute)
+        #expect(mediatorError { try mediator.route("/y", to: "Other", action: "ping", scheme: "") }?.code == .invalidRoute)
         #expect(!mediator.removeRoute("/x", scheme: ""))
         #expect(mediator.open("myapp://x") as? String == "pong")
     }
@@ -594,11 +578,11 @@ struct RoutePrecedenceEdgeTests {
     func batchReplacingAllOrNone() throws {
         let mediator = try urlTestMediator()
         try mediator.route("/x/:id", to: "Echo", action: "echo")
-        let bad = routeFailure {
+        let bad = mediatorError {
             try mediator.addRoutes([URLRoute("/x/:other", target: "Other", action: "ping"), URLRoute("/y(", target: "Echo", action: "echo")], replacing: true)
         }
         #expect(bad?.code == .invalidRoute && bad?.reason.hasPrefix("route 2 of 2: ") == true)
-        let twice = routeFailure {
+        let twice = mediatorError {
             try mediator.addRoutes([URLRoute("/x/:a", target: "Other", action: "ping"), URLRoute("/x/:b", target: "Other", action: "ping")], replacing: true)
         }
         #expect(twice?.code == .duplicateRoute)
@@ -699,7 +683,7 @@ struct RouteErrorEdgeTests {
         ])
     func patternErrors(pattern: String, shown: String) {
         let mediator = Mediator()
-        let error = routeFailure { try mediator.route(pattern, to: "Echo", action: "echo") }
+        let error = mediatorError { try mediator.route(pattern, to: "Echo", action: "echo") }
         #expect(error?.code == .invalidRoute)
         #expect(error.map { isOneSafeLine($0.description) } == true, "\(String(describing: error))")
         #expect(error?.reason.contains(shown) == true, "\(String(describing: error))")
@@ -710,20 +694,20 @@ struct RouteErrorEdgeTests {
         let mediator = Mediator()
         try mediator.route("/dup/\u{7}", to: "Echo", action: "echo")
         let cases: [(error: MediatorError?, names: String)] = [
-            (routeFailure { try mediator.route("/n\u{1B}", to: "Bad\nName", action: "echo") }, "/n\\u{1B}"),
-            (routeFailure { try mediator.route("/n", to: "Echo", action: "e\u{202E}cho") }, "e\\u{202E}cho"),
-            (routeFailure { try mediator.route("/n", to: "Echo", action: "echo", scheme: "my\napp") }, "my\\napp"),
-            (routeFailure { try mediator.route("/dup/\u{7}", to: "Echo", action: "echo") }, "/dup/\\u{7}"),
+            (mediatorError { try mediator.route("/n\u{1B}", to: "Bad\nName", action: "echo") }, "/n\\u{1B}"),
+            (mediatorError { try mediator.route("/n", to: "Echo", action: "e\u{202E}cho") }, "e\\u{202E}cho"),
+            (mediatorError { try mediator.route("/n", to: "Echo", action: "echo", scheme: "my\napp") }, "my\\napp"),
+            (mediatorError { try mediator.route("/dup/\u{7}", to: "Echo", action: "echo") }, "/dup/\\u{7}"),
             (
-                routeFailure { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"target\": \"Echo\", \"action\": \"echo\", \"x\\u001b\": 1}]") },
+                mediatorError { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"target\": \"Echo\", \"action\": \"echo\", \"x\\u001b\": 1}]") },
                 "route 1: "
             ),
             (
-                routeFailure { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"pattern\": \"/b\\n\", \"target\": \"Echo\", \"action\": \"echo\"}]") },
+                mediatorError { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"pattern\": \"/b\\n\", \"target\": \"Echo\", \"action\": \"echo\"}]") },
                 "JSON"
             ),
             (
-                routeFailure {
+                mediatorError {
                     try mediator.addRoutes(
                         json:
                             "[{\"pattern\": \"/ok\", \"target\": \"Echo\", \"action\": \"echo\"}, {\"pattern\": \"/a\\u001b(\", \"target\": \"Echo\", \"action\": \"echo\"}]"
@@ -731,11 +715,11 @@ struct RouteErrorEdgeTests {
                 }, "route 2: "
             ),
             (
-                routeFailure { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"target\": \"Echo\", \"action\": \"echo\", \"priority\": 1.0}]") },
+                mediatorError { try mediator.addRoutes(json: "[{\"pattern\": \"/a\", \"target\": \"Echo\", \"action\": \"echo\", \"priority\": 1.0}]") },
                 "route 1: "
             ),
-            (routeFailure { try mediator.addRoutes(json: "[\"\\u001b[2J\"]") }, "route 1: "),
-            (routeFailure { try mediator.addRoutes(json: "\u{1B}[2J") }, "JSON"),
+            (mediatorError { try mediator.addRoutes(json: "[\"\\u001b[2J\"]") }, "route 1: "),
+            (mediatorError { try mediator.addRoutes(json: "\u{1B}[2J") }, "JSON"),
         ]
         for (index, entry) in cases.enumerated() {
             let error = try #require(entry.error, "case \(index)")
@@ -765,7 +749,7 @@ struct RouteParamsEdgeTests {
         #expect(try mediator.callNow(url: "myapp://d/1/a/b") as? String == "a|b")
         #expect(try mediator.callNow(url: "myapp://d/1") as? String == "")
         for url in ["myapp://d/1?%40rest=x", "myapp://d/1?@route=x", "myapp://d/1?%40url", "myapp://d/1?@scheme=a&x=1"] {
-            #expect(routeCode { _ = try mediator.callNow(url: url) } == .invalidURL, "\(url)")
+            #expect(mediatorError { _ = try mediator.callNow(url: url) }?.code == .invalidURL, "\(url)")
             #expect(!mediator.canOpen(url), "\(url)")
         }
     }
@@ -794,7 +778,7 @@ struct RouteDeepNestingEdgeTests {
         let mediator = Mediator()
         // Within the pattern length limit, so that the nesting guard itself is what refuses it.
         let pattern = String(repeating: "(", count: 2_000) + "/a" + String(repeating: ")", count: 2_000)
-        let error = routeFailure { try mediator.route(pattern, to: "Echo", action: "echo") }
+        let error = mediatorError { try mediator.route(pattern, to: "Echo", action: "echo") }
         #expect(error?.code == .invalidRoute)
         #expect(error.map { $0.description.utf8.count < 1_000 } == true)
     }
