@@ -14,7 +14,7 @@ import Musl
 #elseif canImport(Android)
 import Android
 #elseif os(Windows)
-#error("MediatorCommandLine needs POSIX I/O (read, write, poll, errno); Windows is not supported yet")
+#error("MediatorCommandLine needs POSIX I/O and threads (read, write, poll, stat, open, pthread_create); Windows is not supported yet")
 #else
 #error("MediatorCommandLine needs a POSIX C library: Darwin, Glibc, Musl or Android")
 #endif
@@ -53,14 +53,6 @@ func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -
         }
         return .failure(StreamError(errorNumber: failure))
     }
-}
-
-/// Writes every byte to a file descriptor, retrying interrupted and partial writes. Shared with
-/// `mediate`'s data store. Returns false on an error (`errno` says which).
-package func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-    let failure = bytes.withUnsafeBufferPointer { writeAll($0, to: descriptor) }
-    if let failure { errno = failure }
-    return failure == nil
 }
 
 /// Writes every byte, retrying interrupted and partial writes, and waiting (rather than failing)
@@ -133,13 +125,18 @@ func readRegularFile(atPath path: String, limit: Int) -> FileContents {
     // At most one byte past the limit, whatever the size said: the file may grow meanwhile.
     var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
     var count = 0
-    reading: while count <= limit {
+    while count <= limit {
         if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - count))) }
-        switch bytes.withUnsafeMutableBytes({ readSome(file, into: UnsafeMutableRawBufferPointer(rebasing: $0[count...])) }) {
-        case .success(0): break reading
-        case .success(let read): count += read
-        case .failure(let error): return .failed("cannot read it", error)
+        let read = bytes.withUnsafeMutableBytes { systemRead(file, $0.baseAddress! + count, $0.count - count) }
+        if read < 0 {
+            // Only an interrupted read is retried: a regular file is never "not ready", so any
+            // other error (EAGAIN included) is the file's, reported.
+            let failure = errno
+            if failure == EINTR { continue }
+            return .failed("cannot read it", StreamError(errorNumber: failure))
         }
+        if read == 0 { break }
+        count += read
     }
     guard count <= limit else { return .tooLarge }
     bytes.removeSubrange(count...)

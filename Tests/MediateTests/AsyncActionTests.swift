@@ -1,12 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 @Suite("mediate: async actions run through perform, open and batch")
 struct AsyncActionTests {
     @Test("perform runs Echo/delayedEcho and prints its other params")

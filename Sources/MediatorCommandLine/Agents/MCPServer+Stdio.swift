@@ -26,7 +26,8 @@ extension MCPServer {
     ///   - write: prints one line (see ``CommandLineTool/Writer``); by default to standard output
     ///     or standard error.
     /// - Returns: 0 at the end of the input; 74 when the input cannot be read or the output
-    ///   written (with one line on standard error saying which, if that can be written); 130 when the calling task was cancelled (the calls under way are cancelled too).
+    ///   written (each such failure says so in one line on standard error, if that can be
+    ///   written); 130 when the calling task was cancelled (the calls under way are cancelled too).
     public func run(
         input: BatchInput = .standardInput(),
         write: @escaping CommandLineTool.Writer = { stream, line throws(StreamError) in try StandardStreams.write(line, to: stream) }

@@ -1,12 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// What exit status 130 promises (README's table, `--help`): a request under way is cancelled and
 /// nothing of it is saved; a request whose change was saved stands, even when Ctrl-C comes while
 /// its result is printed.

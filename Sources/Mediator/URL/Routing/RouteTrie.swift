@@ -49,6 +49,8 @@ struct RouteTrie<Payload: Sendable>: Sendable {
     /// below their range (at most about 500,000 nodes, edges or terminals and 2 million hash
     /// slots over all schemes). They read and write as `Int` (``Index32``).
     struct Node: Sendable {
+        // First, so that the nine 32-bit indices pack after it (48 bytes; after them, 56).
+
         /// The highest priority of a terminal in this node's subtree, `nil` if it has none: the
         /// walk skips subtrees that cannot beat what it already found.
         var bestPriority: Int?
