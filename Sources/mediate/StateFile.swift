@@ -152,13 +152,10 @@ private struct Reader {
     }
 
     func strings(_ key: String) throws(StateFormatError) -> [String] {
-        guard case .array(let values) = try value(key) else { throw StateFormatError(path: child(key), reason: "expected an array") }
-        var strings: [String] = []
-        for (index, item) in values.enumerated() {
-            guard case .string(let text) = item else { throw StateFormatError(path: "\(child(key))[\(index)]", reason: "expected a string") }
-            strings.append(text)
+        try elements(key) { item, path throws(StateFormatError) in
+            guard case .string(let text) = item else { throw StateFormatError(path: path, reason: "expected a string") }
+            return text
         }
-        return strings
     }
 
     func object(_ key: String) throws(StateFormatError) -> Reader {
@@ -171,11 +168,16 @@ private struct Reader {
     }
 
     func array(_ key: String) throws(StateFormatError) -> [Reader] {
+        try elements(key) { item, path throws(StateFormatError) in try Reader(item, path: path) }
+    }
+
+    /// The elements of the array at `key`, each read by `read` with its path (`key[index]`).
+    private func elements<Element>(_ key: String, _ read: (JSONValue, String) throws(StateFormatError) -> Element) throws(StateFormatError) -> [Element] {
         guard case .array(let values) = try value(key) else { throw StateFormatError(path: child(key), reason: "expected an array") }
-        var readers: [Reader] = []
+        var elements: [Element] = []
         for (index, item) in values.enumerated() {
-            readers.append(try Reader(item, path: "\(child(key))[\(index)]"))
+            elements.append(try read(item, "\(child(key))[\(index)]"))
         }
-        return readers
+        return elements
     }
 }

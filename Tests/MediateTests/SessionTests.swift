@@ -11,18 +11,26 @@ struct SessionTests {
 
             app://Echo/echo?b=2
             Echo echo 'single quoted'=x "dq=a \\"b\\" c" plain\\ word=y
+            Echo echo x='back\\slash' y="esc\\q"
             Echo fail message=boom
             Echo echo 'unterminated
+            Echo echo "unterminated
             app://Echo/nativeEcho
             Echo echo last=yes
             """
         let run = try Mediate.run(["--in-memory", "batch"], input: input)
         #expect(run.status == 1)
-        #expect(run.lines == [#"{"a":"1"}"#, #"{"b":"2"}"#, #"{"dq":"a \"b\" c","plain word":"y","single quoted":"x"}"#, #"{"last":"yes"}"#])
-        #expect(run.errorLines.count == 3)
-        #expect(run.errorLines[0].hasPrefix("mediate: error: line 6: Echo/fail"))
-        #expect(run.errorLines[1].hasPrefix("mediate: error: line 7: unterminated single quote"))
-        #expect(run.errorLines[2].hasPrefix("mediate: error: line 8: Echo/nativeEcho"))
+        // Single quotes keep a backslash; double quotes keep one that escapes neither `"` nor `\`.
+        #expect(
+            run.lines == [
+                #"{"a":"1"}"#, #"{"b":"2"}"#, #"{"dq":"a \"b\" c","plain word":"y","single quoted":"x"}"#, #"{"x":"back\\slash","y":"esc\\q"}"#,
+                #"{"last":"yes"}"#,
+            ])
+        #expect(run.errorLines.count == 4)
+        #expect(run.errorLines[0].hasPrefix("mediate: error: line 7: Echo/fail"))
+        #expect(run.errorLines[1].hasPrefix("mediate: error: line 8: unterminated single quote"))
+        #expect(run.errorLines[2].hasPrefix("mediate: error: line 9: unterminated double quote"))
+        #expect(run.errorLines[3].hasPrefix("mediate: error: line 10: Echo/nativeEcho"))
     }
 
     @Test("batch --json writes one object per request line, and exits 0 when all succeed")

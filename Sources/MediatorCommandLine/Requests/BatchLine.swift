@@ -86,26 +86,16 @@ enum BatchLine {
                     current.removeAll(keepingCapacity: true)
                     inWord = false
                 }
-            case singleQuote:
+            case singleQuote, doubleQuote:
+                // Up to the matching quote; only double quotes read backslash escapes (of `"` and `\`).
                 inWord = true
                 var closed = false
                 while let inner = iterator.next() {
-                    if inner == singleQuote {
+                    if inner == byte {
                         closed = true
                         break
                     }
-                    current.append(inner)
-                }
-                guard closed else { throw .usage("unterminated single quote in \(quoted(line))") }
-            case doubleQuote:
-                inWord = true
-                var closed = false
-                while let inner = iterator.next() {
-                    if inner == doubleQuote {
-                        closed = true
-                        break
-                    }
-                    if inner == backslash {
+                    if byte == doubleQuote && inner == backslash {
                         guard let escaped = iterator.next() else { break }
                         if escaped != doubleQuote && escaped != backslash { current.append(backslash) }
                         current.append(escaped)
@@ -113,7 +103,7 @@ enum BatchLine {
                         current.append(inner)
                     }
                 }
-                guard closed else { throw .usage("unterminated double quote in \(quoted(line))") }
+                guard closed else { throw .usage("unterminated \(byte == singleQuote ? "single" : "double") quote in \(quoted(line))") }
             case backslash:
                 inWord = true
                 guard let escaped = iterator.next() else { throw .usage("a backslash ends \(quoted(line))") }

@@ -143,6 +143,10 @@ struct StateFileTests {
             #""tokens":{}"#, #""tokens":{"\#(token.uppercased())":"ada"}"#, formatTwo: true,
             #"at "accounts.tokens": "\#(token.uppercased())" is not a session token (32 lowercase hexadecimal digits)"#),
         Inconsistency(#""tokens":{}"#, #""tokens":{"\#(token)":"bob"}"#, formatTwo: true, #"at "accounts.tokens.\#(token)": "bob" is not a user"#),
+        // Values of the wrong type, in an array and as one.
+        Inconsistency(#""tags":[]"#, #""tags":["work",7]"#, #"at "notes.notes[0].tags[1]": expected a string"#),
+        Inconsistency(#""tags":[]"#, #""tags":{}"#, #"at "notes.notes[0].tags": expected an array"#),
+        Inconsistency(#""notes":["#, #""notes":[[],"#, #"at "notes.notes[0]": expected an object"#),
     ]
 
     @Test("An inconsistent state file is refused (74) with one line naming the file and the problem, and left byte for byte", arguments: inconsistencies)
