@@ -271,15 +271,7 @@ final class RouteSnapshot: Sendable {
     func match<Text: RouteSegmentText>(
         scheme: String, server: String? = nil, _ segments: [Text], isolated: Set<String>
     ) -> RouteMatch<RouteDestination>? {
-        if hasHostRoutes {
-            let (own, any) = hostTries(scheme: scheme, server: server)
-            if let match = own?.match(segments) ?? any?.match(segments) { return match }
-        }
-        if hasSchemeRoutes, let own = tries[scheme] {
-            if let match = own.match(segments) { return match }
-            guard !isolated.contains(scheme) else { return nil }
-        }
-        return anyScheme?.match(segments)
+        firstAnswer(scheme: scheme, server: server, isolated: isolated) { $0.match(segments) }
     }
 
     /// The destination and pattern of the route ``match(scheme:server:_:isolated:)`` would return,
@@ -287,15 +279,27 @@ final class RouteSnapshot: Sendable {
     func destination<Text: RouteSegmentText>(
         scheme: String, server: String? = nil, _ segments: [Text], isolated: Set<String>
     ) -> (payload: RouteDestination, pattern: String)? {
+        firstAnswer(scheme: scheme, server: server, isolated: isolated) { $0.destination(segments) }
+    }
+
+    /// Asks the tries in the order a link is matched in, and returns the first answer: the link's
+    /// host's routes for its scheme, then for any scheme; the scheme's own routes, which end the
+    /// search when the scheme is one of `isolated`; then the routes for any scheme.
+    @inline(__always)
+    private func firstAnswer<Answer>(
+        scheme: String, server: String?, isolated: Set<String>, _ ask: (RouteTrie<RouteDestination>) -> Answer?
+    ) -> Answer? {
         if hasHostRoutes {
             let (own, any) = hostTries(scheme: scheme, server: server)
-            if let found = own?.destination(segments) ?? any?.destination(segments) { return found }
+            if let own, let answer = ask(own) { return answer }
+            if let any, let answer = ask(any) { return answer }
         }
         if hasSchemeRoutes, let own = tries[scheme] {
-            if let found = own.destination(segments) { return found }
+            if let answer = ask(own) { return answer }
             guard !isolated.contains(scheme) else { return nil }
         }
-        return anyScheme?.destination(segments)
+        guard let anyScheme else { return nil }
+        return ask(anyScheme)
     }
 
     /// Every route in match order: the routes with a host (hosts sorted; for each, a scheme's
