@@ -40,7 +40,7 @@ func systemErrorText(_ errorNumber: Int32) -> String {
 /// Reads up to `buffer.count` bytes from `descriptor`, retrying interrupted reads and waiting
 /// (rather than failing) while a non-blocking descriptor has nothing yet: a standard stream may
 /// be non-blocking when a parent process made it so. Returns the count read (0 at the end), or
-/// the error number of a failure.
+/// the failure.
 func readSome(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, StreamError> {
     while true {
         let count = systemRead(descriptor, buffer.baseAddress!, buffer.count)
@@ -122,25 +122,33 @@ func readRegularFile(atPath path: String, limit: Int) -> FileContents {
     guard fstat(file, &info) == 0 else { return .failed("cannot inspect it", StreamError(errorNumber: errno)) }
     if let kind = fileKind(info) { return .notRegularFile(kind) }
     guard info.st_size <= limit else { return .tooLarge }
-    // At most one byte past the limit, whatever the size said: the file may grow meanwhile.
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+    switch readToEnd(file, size: Int(info.st_size), limit: limit) {
+    case .success(let bytes): return bytes.count > limit ? .tooLarge : .bytes(bytes)
+    case .failure(let error): return .failed("cannot read it", error)
+    }
+}
+
+/// The bytes of the open file `file` to its end, `size` of them expected, but never more than one
+/// byte past `limit` (the file may grow after its size was read): more than `limit` bytes means
+/// the file is larger than the limit. Only an interrupted read is retried: a regular file is never
+/// "not ready", so any other error (EAGAIN included) is the file's (`package`: `mediate` reads its
+/// state file with it).
+package func readToEnd(_ file: Int32, size: Int, limit: Int) -> Result<[UInt8], StreamError> {
+    var bytes = [UInt8](repeating: 0, count: min(size, limit) + 1)
     var count = 0
     while count <= limit {
         if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - count))) }
         let read = bytes.withUnsafeMutableBytes { systemRead(file, $0.baseAddress! + count, $0.count - count) }
         if read < 0 {
-            // Only an interrupted read is retried: a regular file is never "not ready", so any
-            // other error (EAGAIN included) is the file's, reported.
             let failure = errno
             if failure == EINTR { continue }
-            return .failed("cannot read it", StreamError(errorNumber: failure))
+            return .failure(StreamError(errorNumber: failure))
         }
         if read == 0 { break }
         count += read
     }
-    guard count <= limit else { return .tooLarge }
     bytes.removeSubrange(count...)
-    return .bytes(bytes)
+    return .success(bytes)
 }
 
 /// What a file is when it is not a regular file; nil for a regular file.
@@ -159,8 +167,9 @@ private func fileKind(_ info: stat) -> String? {
 // MARK: - Threads
 
 /// Runs `body` on a new detached POSIX thread: a blocking `read(2)` there never holds a thread of
-/// the concurrency pool. Returns false, without running `body`, when no thread could be started.
-func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+/// the concurrency pool. Returns false, without running `body`, when no thread could be started
+/// (`package`: `mediate` reads its Ctrl-C pipe on such a thread).
+package func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     final class Job: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

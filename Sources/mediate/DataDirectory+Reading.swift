@@ -14,23 +14,12 @@ extension DataDirectory {
         defer { closeDescriptor(file) }
         let limit = Self.maximumStateFileSize
         guard Int(info.st_size) <= limit else { throw Self.tooLarge(path(of: name)) }
-        // Read at most one byte past the limit, whatever the size said: the file may grow meanwhile.
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var count = 0
-        while count <= limit {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - count))) }
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                systemRead(file, buffer.baseAddress! + count, buffer.count - count)
-            }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw .system("cannot read", path(of: name))
-            }
-            if read == 0 { break }
-            count += read
+        let bytes: [UInt8]
+        switch readToEnd(file, size: Int(info.st_size), limit: limit) {
+        case .success(let read): bytes = read
+        case .failure(let error): throw .system("cannot read", path(of: name), errno: error.errorNumber)
         }
-        guard count <= limit else { throw Self.tooLarge(path(of: name)) }
-        bytes.removeSubrange(count...)
+        guard bytes.count <= limit else { throw Self.tooLarge(path(of: name)) }
         guard let text = validUTF8(bytes) else {
             throw .corrupt(path(of: name), "not UTF-8 text")
         }

@@ -56,18 +56,7 @@ final class Interrupts: Sendable {
     func start() {
         var current = sigaction()
         guard sigaction(SIGINT, nil, &current) == 0, !Self.isIgnored(current), Self.wakeUp != nil else { return }
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        // The argument differs in type between platforms (optional or not) and is not needed.
-        guard pthread_create(&thread, nil, { _ in Interrupts.shared.readInterrupts() }, nil) == 0 else { return }
-        #if canImport(Darwin)
-        if let thread { pthread_detach(thread) }
-        #else
-        pthread_detach(thread)
-        #endif
+        guard startDetachedThread({ Interrupts.shared.readInterrupts() }) else { return }
         var action = sigaction()
         #if canImport(Darwin)
         action.__sigaction_u.__sa_handler = { _ in Interrupts.signalArrived() }
