@@ -28,27 +28,22 @@ struct Options {
     var routeLoad: RouteLoadTable?
 
     init(_ arguments: [String]) throws(UsageError) {
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
+        var words = arguments.makeIterator()
+        while let argument = words.next() {
             switch argument {
             case "--json": json = true
             case "--quick": quick = true
             case "--memory": memory = true
             case "--flat-memory": flatMemory = true
             case "--route-load":
-                guard index < arguments.count else { throw UsageError(message: "--route-load needs a table name") }
-                guard let table = RouteLoadTable(rawValue: arguments[index]) else {
+                guard let name = words.next() else { throw UsageError(message: "--route-load needs a table name") }
+                guard let table = RouteLoadTable(rawValue: name) else {
                     throw UsageError(
-                        message: "--route-load: no table \"\(arguments[index])\"; tables: \(RouteLoadTable.allCases.map(\.rawValue).joined(separator: ", "))")
+                        message: "--route-load: no table \"\(name)\"; tables: \(RouteLoadTable.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
-                index += 1
                 routeLoad = table
             case "--case", "--iterations":
-                guard index < arguments.count else { throw UsageError(message: "\(argument) needs a value") }
-                let value = arguments[index]
-                index += 1
+                guard let value = words.next() else { throw UsageError(message: "\(argument) needs a value") }
                 if argument == "--case" {
                     only = value
                 } else {

@@ -148,21 +148,34 @@ enum Verification {
     /// Where an input type's own declaration disagrees with what its conformance decodes.
     private static func disagreements(declared: [Parameter], decoded: [Parameter], input: String) -> [String] {
         var problems: [String] = []
-        for field in decoded {
-            guard let parameter = declared.first(where: { $0.name == field.name }) else {
+        let paired = pairedByName(decoded, with: declared)
+        for (field, parameter) in paired.pairs {
+            switch parameter {
+            case nil:
                 problems.append("\(input) decodes \"\(field.name)\" (\(field.type)) but does not declare it; add it to \(input).parameters")
-                continue
-            }
-            if !sameBase(parameter.type, field.type) {
+            case let parameter? where !sameBase(parameter.type, field.type):
                 problems.append("\(input) declares \"\(field.name)\" as \(parameter.type) but decodes it as \(field.type); make them agree")
-            } else if field.isRequired && !parameter.isRequired && parameter.defaultValue == nil {
+            case let parameter? where field.isRequired && !parameter.isRequired && parameter.defaultValue == nil:
                 problems.append("\(input) declares \"\(field.name)\" optional without a default but decoding requires it; make it required or give a default")
+            default:
+                break
             }
         }
-        for parameter in declared where !decoded.contains(where: { $0.name == parameter.name }) {
+        for parameter in paired.unnamed {
             problems.append("\(input) declares \"\(parameter.name)\" but never decodes it; remove it or decode it")
         }
         return problems
+    }
+
+    /// Each of `parameters` with the one of `declared` that has its name (or `nil`), and the
+    /// declared ones that no parameter names: how both comparisons with a declaration (what an
+    /// input type decodes, what a requirement sends) pair the two lists.
+    private static func pairedByName(
+        _ parameters: [Parameter], with declared: [Parameter]
+    ) -> (pairs: [(Parameter, declared: Parameter?)], unnamed: [Parameter]) {
+        let pairs = parameters.map { parameter in (parameter, declared: declared.first(where: { $0.name == parameter.name })) }
+        let unnamed = declared.filter { declared in !parameters.contains(where: { $0.name == declared.name }) }
+        return (pairs, unnamed)
     }
 
     // MARK: Requirements
@@ -268,11 +281,12 @@ enum Verification {
             interceptors.isEmpty
             ? ""
             : ", or, if interceptor \(alternatives(interceptors)) adds it on the way, list it in the requirement's params (verify cannot read interceptors)"
-        for parameter in declared where parameter.isRequired && !sent.contains(where: { $0.name == parameter.name }) {
+        let paired = pairedByName(sent, with: declared)
+        for parameter in paired.unnamed where parameter.isRequired {
             problems.append("does not send \"\(parameter.name)\" (\(parameter.type)), which the action requires; send it\(orSayWhoAddsIt)")
         }
-        for parameter in sent {
-            guard let match = declared.first(where: { $0.name == parameter.name }) else {
+        for (parameter, match) in paired.pairs {
+            guard let match else {
                 problems.append("sends \"\(parameter.name)\", which the action does not declare; remove it or declare it")
                 continue
             }

@@ -112,30 +112,30 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
     /// otherwise the text the caller gave.
     public internal(set) var action: String?
     /// The parameter at fault, for ``Code/invalidParameter`` and ``Code/duplicateParameter``.
-    public var parameter: String? { details?.parameter }
+    public var parameter: String? { details?.fields.parameter }
     /// Names that would have been accepted: the registered targets for ``Code/targetNotFound``,
     /// the target's actions for ``Code/actionNotFound``. Sorted; at most the first 20, so an error
     /// stays short however large the registry (``omittedNameCount`` says how many more exist).
-    public var availableNames: [String] { details?.availableNames ?? [] }
+    public var availableNames: [String] { details?.fields.availableNames ?? [] }
     /// How many accepted names exist beyond ``availableNames``.
-    public var omittedNameCount: Int { details?.omittedNameCount ?? 0 }
+    public var omittedNameCount: Int { details?.fields.omittedNameCount ?? 0 }
     /// The closest available name, when the one asked for looks like a typo of it.
-    public var suggestion: String? { details?.suggestion }
+    public var suggestion: String? { details?.fields.suggestion }
     /// The error thrown by the action, factory or fallback, for ``Code/actionFailed``.
-    public var underlying: (any Error)? { details?.underlying }
+    public var underlying: (any Error)? { details?.fields.underlying }
     /// What went wrong, in words, without the target and action prefix.
     public internal(set) var reason: String
     /// The mediator refused a URL call before anything ran (`open`'s completion is not called).
     var isURLRefusal: Bool {
-        get { details?.isURLRefusal ?? false }
-        set { details = Details(details, isURLRefusal: newValue) }
+        get { details?.fields.isURLRefusal ?? false }
+        set { details = Details(details) { $0.isURLRefusal = newValue } }
     }
     /// The `Target/action` pairs the call was redirected from before it failed at ``target`` and
     /// ``action``, oldest first (the redirect table, interceptors' redirects and a degradation);
     /// empty when it failed where it was asked.
     public internal(set) var redirectedFrom: [String] {
-        get { details?.redirectedFrom ?? [] }
-        set { details = Details(details, redirectedFrom: newValue) }
+        get { details?.fields.redirectedFrom ?? [] }
+        set { details = Details(details) { $0.redirectedFrom = newValue } }
     }
     /// The fields most errors leave empty, out of line: an error, and every outcome of a call that
     /// may hold one, is copied as four fields and one reference instead of eleven fields.
@@ -143,34 +143,27 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
 
     /// What ``details`` holds.
     private final class Details: Sendable {
-        let parameter: String?
-        let availableNames: [String]
-        let omittedNameCount: Int
-        let suggestion: String?
-        let underlying: (any Error)?
-        let isURLRefusal: Bool
-        let redirectedFrom: [String]
+        let fields: Fields
 
-        init(
-            parameter: String?, availableNames: [String], omittedNameCount: Int, suggestion: String?, underlying: (any Error)?, isURLRefusal: Bool,
-            redirectedFrom: [String]
-        ) {
-            self.parameter = parameter
-            self.availableNames = availableNames
-            self.omittedNameCount = omittedNameCount
-            self.suggestion = suggestion
-            self.underlying = underlying
-            self.isURLRefusal = isURLRefusal
-            self.redirectedFrom = redirectedFrom
-        }
+        init(_ fields: Fields) { self.fields = fields }
 
         /// `details` (or none) with a field changed.
-        convenience init(_ details: Details?, isURLRefusal: Bool? = nil, redirectedFrom: [String]? = nil) {
-            self.init(
-                parameter: details?.parameter, availableNames: details?.availableNames ?? [], omittedNameCount: details?.omittedNameCount ?? 0,
-                suggestion: details?.suggestion, underlying: details?.underlying, isURLRefusal: isURLRefusal ?? details?.isURLRefusal ?? false,
-                redirectedFrom: redirectedFrom ?? details?.redirectedFrom ?? [])
+        convenience init(_ details: Details?, change: (inout Fields) -> Void) {
+            var fields = details?.fields ?? Fields()
+            change(&fields)
+            self.init(fields)
         }
+    }
+
+    /// The out-of-line fields, each empty by default.
+    private struct Fields: Sendable {
+        var parameter: String?
+        var availableNames: [String] = []
+        var omittedNameCount = 0
+        var suggestion: String?
+        var underlying: (any Error)?
+        var isURLRefusal = false
+        var redirectedFrom: [String] = []
     }
 
     /// An error with a code, the names it concerns and a reason: for app code that fails a call
@@ -217,8 +210,8 @@ public struct MediatorError: Error, CustomStringConvertible, Sendable {
         self.reason = reason
         if parameter != nil || !availableNames.isEmpty || omittedNameCount != 0 || suggestion != nil || underlying != nil {
             details = Details(
-                parameter: parameter, availableNames: availableNames, omittedNameCount: omittedNameCount, suggestion: suggestion, underlying: underlying,
-                isURLRefusal: false, redirectedFrom: [])
+                Fields(parameter: parameter, availableNames: availableNames, omittedNameCount: omittedNameCount, suggestion: suggestion, underlying: underlying)
+            )
         }
     }
 

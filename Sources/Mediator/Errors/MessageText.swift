@@ -76,13 +76,9 @@ package func writeJSONString(_ text: String, to output: inout String) {
         return
     }
     for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": output += "\\\""
-        case "\\": output += "\\\\"
-        case "\n": output += "\\n"
-        case "\r": output += "\\r"
-        case "\t": output += "\\t"
-        case _ where scalar.isEscapedForTerminals:
+        if let escape = backslashEscape(scalar) {
+            output += escape
+        } else if scalar.isEscapedForTerminals {
             if scalar.value > 0xFFFF {
                 // JSON escapes only 16-bit units: a surrogate pair.
                 let offset = scalar.value - 0x10000
@@ -91,10 +87,24 @@ package func writeJSONString(_ text: String, to output: inout String) {
             } else {
                 writeJSONEscape(scalar.value, to: &output)
             }
-        default: output.unicodeScalars.append(scalar)
+        } else {
+            output.unicodeScalars.append(scalar)
         }
     }
     output += "\""
+}
+
+/// The two-character escape JSON and Swift string literals both spell for a quote, a backslash,
+/// a line feed, a carriage return or a tab; `nil` for any other scalar.
+package func backslashEscape(_ scalar: Unicode.Scalar) -> String? {
+    switch scalar {
+    case "\"": "\\\""
+    case "\\": "\\\\"
+    case "\n": "\\n"
+    case "\r": "\\r"
+    case "\t": "\\t"
+    default: nil
+    }
 }
 
 /// Whether `bytes` go into a JSON string literal as they are: printable ASCII without quotes or

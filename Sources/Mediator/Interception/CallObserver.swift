@@ -33,7 +33,7 @@ public struct CallRecord: Sendable, CustomStringConvertible {
     public let request: CallRequest
     /// Where a call that moved ended, and the pairs it left; `nil` for a call that ended where it
     /// was asked.
-    private let moved: Destination?
+    let destination: Destination?
     /// The action's result, or the error the caller got.
     public let result: Result<(any Sendable)?, MediatorError>
     /// When the call started, in seconds since 1970-01-01 UTC.
@@ -42,12 +42,12 @@ public struct CallRecord: Sendable, CustomStringConvertible {
     public let durationNanoseconds: UInt64
 
     /// The target the call ended at (after redirects and degradation), canonical when valid.
-    public var target: String { moved?.target ?? request.target }
+    public var target: String { destination?.target ?? request.target }
     /// The action the call ended at.
-    public var action: String { moved?.action ?? request.action }
+    public var action: String { destination?.action ?? request.action }
     /// The `Target/action` pairs the call passed through before ``target``/``action``, oldest
     /// first (the redirects and a degradation); empty when it went where it was asked.
-    public var redirectedFrom: [String] { moved?.route ?? [] }
+    public var redirectedFrom: [String] { destination?.route ?? [] }
 
     /// Where a moved call ended: a reference, so that a record of a call that did not move
     /// carries, copies and releases none of it.
@@ -62,16 +62,6 @@ public struct CallRecord: Sendable, CustomStringConvertible {
             self.action = action
             self.route = route
         }
-    }
-
-    /// A record of a call that ended where `request` names, or, when it `moved`, at its
-    /// destination.
-    init(request: CallRequest, moved: Destination?, result: Result<(any Sendable)?, MediatorError>, startTime: Double, durationNanoseconds: UInt64) {
-        self.request = request
-        self.moved = moved
-        self.result = result
-        self.startTime = startTime
-        self.durationNanoseconds = durationNanoseconds
     }
 
     /// Whether the call answered (with a value or with nothing).

@@ -431,7 +431,7 @@ extension Mediator {
     ) {
         let elapsed = monotonicNanoseconds() &- start
         let record = CallRecord(
-            request: asked, moved: moved, result: recordedResult(of: outcome), startTime: wallClockSeconds() - Double(elapsed) / 1e9,
+            request: asked, destination: moved, result: recordedResult(of: outcome), startTime: wallClockSeconds() - Double(elapsed) / 1e9,
             durationNanoseconds: elapsed)
         for index in told.later.indices.reversed() { told.later[index].tell(record) }
         for index in (0..<told.ran).reversed() { told.chain[index].tell(record) }
@@ -488,6 +488,6 @@ extension CallRecord {
             askedTarget: target, askedAction: action, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action), params: [:],
             origin: origin, depth: depth)
         return CallRecord(
-            request: request, moved: nil, result: result, startTime: wallClockSeconds(), durationNanoseconds: 0)
+            request: request, destination: nil, result: result, startTime: wallClockSeconds(), durationNanoseconds: 0)
     }
 }

@@ -147,32 +147,16 @@ extension JSONValue {
 
         /// Reads an object (at its `{`): each member's key, then `readValue` reads its value.
         mutating func forEachMember(_ readValue: (inout Parser, StringRead) throws(ParseError) -> Void) throws(ParseError) {
-            index += 1
-            skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-                let key = try stringRead()
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected \":\"") }
-                index += 1
-                skipWhitespace()
-                try readValue(&self, key)
-                skipWhitespace()
-                guard index < bytes.count else { throw error("unterminated object") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
+            try forEachItem(closedBy: UInt8(ascii: "}"), in: "object") { parser throws(ParseError) in
+                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
+                    throw parser.error("expected a string key")
                 }
-                if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    return
-                }
-                throw error("expected \",\" or \"}\"")
+                let key = try parser.stringRead()
+                parser.skipWhitespace()
+                guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else { throw parser.error("expected \":\"") }
+                parser.index += 1
+                parser.skipWhitespace()
+                try readValue(&parser, key)
             }
         }
 
@@ -184,26 +168,35 @@ extension JSONValue {
 
         /// Reads an array (at its `[`): `readValue` reads each element.
         mutating func forEachElement(_ readValue: (inout Parser) throws(ParseError) -> Void) throws(ParseError) {
+            try forEachItem(closedBy: UInt8(ascii: "]"), in: "array", readValue)
+        }
+
+        /// Reads the items of an object or an array (at its opening byte) up to `close`, the items
+        /// separated by commas: `readItem` reads each one, from its first byte.
+        @inline(__always)
+        private mutating func forEachItem(
+            closedBy close: UInt8, in container: String, _ readItem: (inout Parser) throws(ParseError) -> Void
+        ) throws(ParseError) {
             index += 1
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            if index < bytes.count, bytes[index] == close {
                 index += 1
                 return
             }
             while true {
                 skipWhitespace()
-                try readValue(&self)
+                try readItem(&self)
                 skipWhitespace()
-                guard index < bytes.count else { throw error("unterminated array") }
+                guard index < bytes.count else { throw error("unterminated \(container)") }
                 if bytes[index] == UInt8(ascii: ",") {
                     index += 1
                     continue
                 }
-                if bytes[index] == UInt8(ascii: "]") {
+                if bytes[index] == close {
                     index += 1
                     return
                 }
-                throw error("expected \",\" or \"]\"")
+                throw error("expected \",\" or \"\(Character(Unicode.Scalar(close)))\"")
             }
         }
 

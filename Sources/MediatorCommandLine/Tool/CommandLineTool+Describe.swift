@@ -41,12 +41,10 @@ extension CommandLineTool {
     /// Words are read as `perform` reads them: options (and `--params-json`'s JSON) are not names.
     func performedAction(_ arguments: [String]) -> (target: String, action: String)? {
         var positional: [String] = []
-        var index = 0
-        while index < arguments.count, positional.count < 2 {
-            let argument = arguments[index]
-            index += 1
+        var words = arguments.makeIterator()
+        while positional.count < 2, let argument = words.next() {
             if argument == "--params-json" {
-                index += 1
+                _ = words.next()
             } else if !argument.hasPrefix("-") {
                 positional.append(argument)
             }

@@ -238,16 +238,13 @@ public struct CommandLineTool: Sendable {
         var positional: [String] = []
         var parameters = ParameterArguments()
         var cache = false
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
+        var words = arguments.makeIterator()
+        while let argument = words.next() {
             switch argument {
             case "--cache": cache = true
             case "--params-json":
-                guard index < arguments.count else { throw .usage("--params-json needs a JSON object after it") }
-                try parameters.add(jsonObject: arguments[index])
-                index += 1
+                guard let json = words.next() else { throw .usage("--params-json needs a JSON object after it") }
+                try parameters.add(jsonObject: json)
             // Bytes, not `hasPrefix` (which compares Characters, at a cost on every argument).
             case _ where argument.utf8.first == UInt8(ascii: "-") && argument.utf8.starts(with: "--params-json=".utf8):
                 // Cut after the prefix's bytes (a combining mark after `=` stays in the JSON).

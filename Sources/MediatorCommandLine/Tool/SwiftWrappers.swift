@@ -411,14 +411,12 @@ extension SwiftWrappers {
 private func literal(_ text: String) -> String {
     var result = "\""
     for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\\": result += "\\\\"
-        case "\"": result += "\\\""
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case " "..."~": result.unicodeScalars.append(scalar)
-        default: result += "\\u{" + String(scalar.value, radix: 16) + "}"
+        if let escape = backslashEscape(scalar) {
+            result += escape
+        } else if (" "..."~").contains(scalar) {
+            result.unicodeScalars.append(scalar)
+        } else {
+            result += "\\u{" + String(scalar.value, radix: 16) + "}"
         }
     }
     return result + "\""

@@ -19,7 +19,7 @@ private func record(
     let request = CallRequest(
         askedTarget: asked[0], askedAction: asked[1], target: asked[0], action: asked[1], params: [:], origin: origin, depth: depth)
     return CallRecord(
-        request: request, moved: redirectedFrom.isEmpty ? nil : CallRecord.Destination(target: target, action: action, route: redirectedFrom),
+        request: request, destination: redirectedFrom.isEmpty ? nil : CallRecord.Destination(target: target, action: action, route: redirectedFrom),
         result: error.map { .failure($0) } ?? .success(nil),
         startTime: startTime, durationNanoseconds: nanoseconds)
 }
