@@ -160,14 +160,14 @@ extension Mediator {
                 interception, target: target, action: action, shown: (canonicalTarget ?? target, canonicalAction ?? action), params: params, input: input,
                 shouldCacheTarget: shouldCacheTarget, origin: origin, awaiting: awaiting, first: resolution)
         }
-        return proceed(
+        return runResolved(
             resolution, target: target, action: action, params: params, input: input, shouldCacheTarget: shouldCacheTarget, origin: origin,
             awaiting: awaiting)
     }
 
     /// The plain pipeline from a resolution on: arguments, instance, action, fallbacks.
     @inline(__always)
-    func proceed(
+    func runResolved(
         _ resolution: Resolution, target: String, action: String, params: Params, input: TypedInput?, shouldCacheTarget: Bool, origin: CallOrigin,
         awaiting: Bool
     ) -> Outcome {
@@ -180,7 +180,7 @@ extension Mediator {
                     return .failed(actionFailedError(from: error, asked: target, action))
                 }
             }
-            return runReady(run, on: instance, contract: nil, params: params, input: input, origin: origin, target: target, action: action)
+            return runOnReadyInstance(run, on: instance, contract: nil, params: params, input: input, origin: origin, target: target, action: action)
 
         case .readyDeclared(let run, let instance, let contract):
             // Declared params, all already of their types: checked in place, no copy.
@@ -193,7 +193,7 @@ extension Mediator {
                     return .failed(actionFailedError(from: error, asked: target, action))
                 }
             }
-            return runReady(run, on: instance, contract: contract, params: params, input: input, origin: origin, target: target, action: action)
+            return runOnReadyInstance(run, on: instance, contract: contract, params: params, input: input, origin: origin, target: target, action: action)
 
         case .action(let resolved, let found):
             return runAction(
@@ -212,16 +212,16 @@ extension Mediator {
     // Each step below is its own function, so that the frame of `dispatch` (the hot path, and one
     // frame per nesting level) stays small: debug builds give every local of a function a slot.
 
-    /// A resolved action on a ready instance: arguments checked, then `runReady`.
-    private func runReady(
+    /// A resolved action on a ready instance: arguments checked, then ``runBody(_:on:params:target:action:)``.
+    private func runOnReadyInstance(
         _ run: ActionRun, on instance: any TargetInstance, contract: ActionContract?, params: Params, input: TypedInput?, origin: CallOrigin,
         target: String, action: String
     ) -> Outcome {
-        if contract == nil && input == nil { return runReady(run, on: instance, params: params, target: target, action: action) }
+        if contract == nil && input == nil { return runBody(run, on: instance, params: params, target: target, action: action) }
         let prepared = arguments(
             run, contract, params: params, input: input, origin: origin, target: Names.shown(target, as: .target), action: Names.shown(action, as: .action))
         guard case .success(let (run, params)) = prepared else { return .failed(prepared.failure) }
-        return runReady(run, on: instance, params: params, target: target, action: action)
+        return runBody(run, on: instance, params: params, target: target, action: action)
     }
 
     /// A resolved action whose instance must be made or found: arguments, instance, action.
@@ -279,7 +279,7 @@ extension Mediator {
     /// A ready action that is not plain synchronous: main-actor code runs now when this is the
     /// main thread; anything else goes on awaiting. `target` and `action` are as the caller wrote
     /// them: their shown forms are worked out only for an error.
-    private func runReady(_ run: ActionRun, on instance: any TargetInstance, params: Params, target: String, action: String) -> Outcome {
+    private func runBody(_ run: ActionRun, on instance: any TargetInstance, params: Params, target: String, action: String) -> Outcome {
         guard run.canRunNow else {
             return suspend(run.awaitReason, target: target, action: action) {
                 do {

@@ -31,7 +31,7 @@ extension Mediator {
         let start: UInt64
         /// The pairs the call left, oldest first.
         var route: [String] = []
-        var degraded = false
+        var hasDegraded = false
 
         /// Puts back what an interceptor may not change in the request at a later stop (as at the
         /// first): only the params are the interceptor's to change.
@@ -63,7 +63,7 @@ extension Mediator {
         first resolved: Resolution
     ) -> Outcome {
         // The frame of this function stays on the stack while the action runs (and nests calls),
-        // so the work before and after `proceed` is done in functions of their own: in a debug
+        // so the work before and after `runResolved` is done in functions of their own: in a debug
         // build every temporary of a function takes stack room for the whole call.
         var stop = firstStop(
             interception, target: target, action: action, shown: shown, params: params, input: input, origin: origin
@@ -72,12 +72,12 @@ extension Mediator {
             // The names as the caller wrote them, as the plain pipeline passes them: its errors, a
             // target's notFound and the global fallback see what was asked.
             return afterFirstStop(
-                proceed(
+                runResolved(
                     resolved, target: target, action: action, params: stop.request.params, input: stop.input, shouldCacheTarget: shouldCacheTarget,
                     origin: origin, awaiting: awaiting),
                 interception, &stop, options: (shouldCacheTarget, awaiting))
         }
-        return continued(next, interception, stop, options: (shouldCacheTarget, awaiting))
+        return runRest(next, interception, stop, options: (shouldCacheTarget, awaiting))
     }
 
     /// The end of a first stop that ran the plain pipeline: its outcome as it is when nothing more
@@ -90,11 +90,11 @@ extension Mediator {
         options: (shouldCacheTarget: Bool, awaiting: Bool)
     ) -> Outcome {
         // A failed call may still degrade, and a suspended one is recorded when it ends.
-        if interception.redirects.hasFallbacks { return continued(.end(outcome), interception, stop, options: options) }
+        if interception.redirects.hasFallbacks { return runRest(.end(outcome), interception, stop, options: options) }
         guard interception.records && (!interception.observers.isEmpty || stop.chain.prefix(stop.ran).contains { $0.observer != nil }) else {
             return outcome
         }
-        if outcome.isSuspended { return continued(.end(outcome), interception, stop, options: options) }
+        if outcome.isSuspended { return runRest(.end(outcome), interception, stop, options: options) }
         // Nothing more can happen to the call: its record goes out now, from the stop itself.
         reportFirstStop(outcome, &stop, interception)
         return outcome
@@ -109,7 +109,7 @@ extension Mediator {
             outcome,
             asked: stop.ran == 0
                 ? CallRequest.taken(from: &stop.request) : stop.request.asAsked(target: stop.target, action: stop.action, params: stop.askedParams),
-            moved: nil, start: stop.start,
+            destination: nil, start: stop.start,
             told: (later: [], chain: stop.chain, ran: stop.ran), interception.observers)
     }
 
@@ -227,7 +227,7 @@ extension Mediator {
     /// degradation, the records. Its own function, so that the state it carries takes no room in
     /// the first stop's frame, which stays on the stack while the action runs and nests calls.
     @inline(never)
-    private func continued(
+    private func runRest(
         _ next: Continuation, _ interception: Interception, _ stop: FirstStop, options: (shouldCacheTarget: Bool, awaiting: Bool)
     ) -> Outcome {
         var call = InterceptedCall(
@@ -237,22 +237,22 @@ extension Mediator {
             start: stop.start)
         switch next {
         case .end(let outcome):
-            return ended(&call, outcome)
+            return degradeAndReport(&call, outcome)
         case .redirect(let target, let action):
-            if let refusal = moved(&call, to: target, action) { return ended(&call, .failed(refusal)) }
-            return ended(&call, route(&call))
+            if let refusal = takeHop(&call, to: target, action) { return degradeAndReport(&call, .failed(refusal)) }
+            return degradeAndReport(&call, runLaterStops(&call))
         }
     }
 
     /// The end of an intercepted call: a degradation, if the call failed and its target degrades,
     /// then the records; for a call that must await, all of that after the await.
-    private func ended(_ call: inout InterceptedCall, _ outcome: Outcome) -> Outcome {
+    private func degradeAndReport(_ call: inout InterceptedCall, _ outcome: Outcome) -> Outcome {
         var outcome = outcome
         if !outcome.isSuspended {
-            if call.interception.redirects.hasFallbacks { outcome = degraded(&call, outcome, awaiting: call.awaiting) }
-            if !outcome.isSuspended { return finish(call, outcome) }
+            if call.interception.redirects.hasFallbacks { outcome = applyDegradation(&call, outcome, awaiting: call.awaiting) }
+            if !outcome.isSuspended { return recordEnd(call, outcome) }
         }
-        guard case .suspended(let suspension) = outcome else { return finish(call, outcome) }
+        guard case .suspended(let suspension) = outcome else { return recordEnd(call, outcome) }
         // The rest of the call awaits: its end (a degradation, the reports) goes with it; a
         // synchronous caller that gives up on it reports it as failed.
         let finishing = call
@@ -262,11 +262,11 @@ extension Mediator {
                 resume: {
                     var call = finishing
                     var outcome = await suspension.resume()
-                    outcome = self.degraded(&call, outcome, awaiting: true)
+                    outcome = self.applyDegradation(&call, outcome, awaiting: true)
                     if case .suspended = outcome { outcome = await outcome.finished(depth: CallDepth.current) }
-                    return self.finish(call, outcome)
+                    return self.recordEnd(call, outcome)
                 },
-                abandoned: { error in _ = self.finish(finishing, .failed(error)) }
+                abandoned: { error in _ = self.recordEnd(finishing, .failed(error)) }
             ))
     }
 
@@ -278,24 +278,24 @@ extension Mediator {
     /// about twice the stack of a plain one per call, and the depth limit must see that to keep
     /// bounding the stack. A call already at the limit runs its later stop at its own depth (it
     /// may still be redirected or degrade; the calls its action makes are refused as usual).
-    private func route(_ call: inout InterceptedCall) -> Outcome {
+    private func runLaterStops(_ call: inout InterceptedCall) -> Outcome {
         let saved = CallDepth.enter(limit: maximumCallDepth)
         defer { if let saved { CallDepth.restore(saved) } }
         while true {
             if let next = call.interception.redirects.destination(target: call.request.target, action: call.request.action) {
-                if let refusal = moved(&call, to: next.target, next.action) { return .failed(refusal) }
+                if let refusal = takeHop(&call, to: next.target, next.action) { return .failed(refusal) }
                 continue
             }
             var ignored: Interception?
             let resolved = resolve(target: call.request.target, action: call.request.action, remote: call.origin.isRemote, interception: &ignored)
-            if let outcome = stop(&call, resolved) { return outcome }
+            if let outcome = runLaterStop(&call, resolved) { return outcome }
         }
     }
 
     /// A stop after the first, resolved: the URL rules, the stop's interceptors (each is told of
     /// the end once, however many stops it saw), then the plain pipeline; `nil` when an
     /// interceptor moved the call on.
-    private func stop(_ call: inout InterceptedCall, _ resolved: Resolution) -> Outcome? {
+    private func runLaterStop(_ call: inout InterceptedCall, _ resolved: Resolution) -> Outcome? {
         // The names of this stop, copied alone (a copy of the whole request retains all it holds).
         let target = call.request.target
         let action = call.request.action
@@ -321,13 +321,13 @@ extension Mediator {
         }
         switch decision {
         case .proceed:
-            return proceed(
+            return runResolved(
                 resolved, target: target, action: action, params: call.request.params, input: call.input, shouldCacheTarget: call.shouldCacheTarget,
                 origin: call.origin, awaiting: call.awaiting)
         case .answer(let value):
             return .answered(value)
         case .redirect(let newTarget, let newAction):
-            if let refusal = moved(&call, to: Names.shown(newTarget, as: .target), Names.shown(newAction, as: .action)) { return .failed(refusal) }
+            if let refusal = takeHop(&call, to: Names.shown(newTarget, as: .target), Names.shown(newAction, as: .action)) { return .failed(refusal) }
             return nil
         }
     }
@@ -335,7 +335,7 @@ extension Mediator {
     /// Moves the call one hop, to `target`/`action`: the error when that makes a cycle or too
     /// long a chain, or when a URL call may not go there (the destination meets the same URL rules
     /// as the original; local-only actions are refused once resolved).
-    private func moved(_ call: inout InterceptedCall, to target: String, _ action: String) -> MediatorError? {
+    private func takeHop(_ call: inout InterceptedCall, to target: String, _ action: String) -> MediatorError? {
         // A cycle or too long a route leaves the call where it is: its route (the error's
         // `redirectedFrom`) is the pairs before it, and the reason names the whole chain.
         let hops = call.route.count
@@ -355,13 +355,13 @@ extension Mediator {
         case none
         case refused(MediatorError)
         /// The call was moved to the fallback, with the fallback's params.
-        case moved
+        case toFallback
     }
 
     /// Whether a failed call degrades (once per call, and only for a missing target or action or
     /// a failure in the target), moving the call to the fallback with the params it is given.
     private func degradation(of call: inout InterceptedCall, _ outcome: Outcome) -> Degradation {
-        guard !call.degraded, let fallback = call.interception.redirects.fallback(of: call.request.target) else { return .none }
+        guard !call.hasDegraded, let fallback = call.interception.redirects.fallback(of: call.request.target) else { return .none }
         let reason: String
         switch outcome {
         case .failed(let error) where error.code == .targetNotFound || error.code == .actionNotFound || error.code == .actionFailed:
@@ -371,30 +371,30 @@ extension Mediator {
         default:
             return .none
         }
-        call.degraded = true
+        call.hasDegraded = true
         let failed = call.request
-        if let refusal = moved(&call, to: fallback.target, fallback.action) { return .refused(refusal) }
+        if let refusal = takeHop(&call, to: fallback.target, fallback.action) { return .refused(refusal) }
         call.request.params = Self.degradationParams(target: failed.target, action: failed.action, params: failed.params, reason: reason)
         call.input = nil
-        return .moved
+        return .toFallback
     }
 
     /// A failed call's outcome after its degradation, if any (synchronously, up to a suspension).
     /// The fallback is a hop like a redirect's: it goes through the table, the URL rules and the
     /// interceptors in its scope.
-    private func degraded(_ call: inout InterceptedCall, _ outcome: Outcome, awaiting: Bool) -> Outcome {
+    private func applyDegradation(_ call: inout InterceptedCall, _ outcome: Outcome, awaiting: Bool) -> Outcome {
         switch degradation(of: &call, outcome) {
         case .none: return outcome
         case .refused(let error): return .failed(error)
-        case .moved:
+        case .toFallback:
             call.awaiting = awaiting
-            return route(&call)
+            return runLaterStops(&call)
         }
     }
 
     /// The end of a call: its error told where the call ended, then the record to the interceptors
     /// that ran (last first) and the observers (in order).
-    private func finish(_ call: InterceptedCall, _ given: consuming Outcome) -> Outcome {
+    private func recordEnd(_ call: InterceptedCall, _ given: consuming Outcome) -> Outcome {
         let interception = call.interception
         guard call.observed || !interception.observers.isEmpty || !call.route.isEmpty else {
             return given
@@ -417,7 +417,7 @@ extension Mediator {
         guard call.observed || !interception.observers.isEmpty else { return outcome }
         report(
             outcome, asked: call.request.asAsked(target: call.firstTarget, action: call.firstAction, params: call.askedParams),
-            moved: call.route.isEmpty ? nil : CallRecord.Destination(target: call.request.target, action: call.request.action, route: call.route),
+            destination: call.route.isEmpty ? nil : CallRecord.Destination(target: call.request.target, action: call.request.action, route: call.route),
             start: call.start,
             told: (later: call.ranLater, chain: call.ranChain, ran: call.ranCount), interception.observers)
         return outcome
@@ -426,12 +426,12 @@ extension Mediator {
     /// The record of a finished call, told to the interceptors that ran and observe (the later
     /// stops' first, then the first stop's, last first) and to the observers (in order).
     private func report(
-        _ outcome: Outcome, asked: CallRequest, moved: CallRecord.Destination?, start: UInt64,
+        _ outcome: Outcome, asked: CallRequest, destination: CallRecord.Destination?, start: UInt64,
         told: (later: [Interception.Entry], chain: [Interception.Entry], ran: Int), _ observers: [Interception.Observer]
     ) {
         let elapsed = monotonicNanoseconds() &- start
         let record = CallRecord(
-            request: asked, destination: moved, result: recordedResult(of: outcome), startTime: wallClockSeconds() - Double(elapsed) / 1e9,
+            request: asked, destination: destination, result: recordedResult(of: outcome), startTime: wallClockSeconds() - Double(elapsed) / 1e9,
             durationNanoseconds: elapsed)
         for index in told.later.indices.reversed() { told.later[index].tell(record) }
         for index in (0..<told.ran).reversed() { told.chain[index].tell(record) }

@@ -140,17 +140,17 @@ extension Mediator {
     /// for `awaiting`).
     ///
     /// The user code runs in ``invoke(_:on:)``, called from this small frame: what comes before
-    /// it (``prepare(_:awaiting:)``) and after it (``finish(_:gave:awaiting:)``) has frames of its
+    /// it (``prepare(_:awaiting:)``) and after it (``outcomeAfter(_:gave:awaiting:)``) has frames of its
     /// own, off the stack while the code runs, and a nested call runs inside it. (A step after
-    /// this one, at most one, runs from `finish`.)
+    /// this one, at most one, runs from `outcomeAfter`.)
     func run(_ step: CallStep, awaiting: Bool) -> Outcome {
         let instance: (any TargetInstance)?
         switch prepare(step, awaiting: awaiting) {
         case .ready(let made): instance = made
-        case .ended(let outcome): return outcome
+        case .notRunnable(let outcome): return outcome
         }
         // The instance is let go before what follows runs, as it was before this step existed.
-        return finish(step, gave: invoke(step, on: consume instance), awaiting: awaiting)
+        return outcomeAfter(step, gave: invoke(step, on: consume instance), awaiting: awaiting)
     }
 
     /// What a step needs before its code runs on this thread.
@@ -158,13 +158,13 @@ extension Mediator {
         /// The instance it runs on (`nil` for a fallback closure).
         case ready((any TargetInstance)?)
         /// It cannot run: the call's outcome (a suspension, or the instance's creation error).
-        case ended(Outcome)
+        case notRunnable(Outcome)
     }
 
     /// Whether the step can run now, and the instance it runs on.
     @inline(__always)
     private func prepare(_ step: CallStep, awaiting: Bool) -> Prepared {
-        if let reason = awaitReason(of: step) { return .ended(suspended(at: step, reason)) }
+        if let reason = awaitReason(of: step) { return .notRunnable(suspended(at: step, reason)) }
         let made: Immediate<Result<any TargetInstance, MediatorError>>
         switch step {
         case .action(let resolved, let name, _, _, let cache): made = instanceNow(of: resolved, cache: cache, action: name, awaiting: awaiting)
@@ -176,8 +176,8 @@ extension Mediator {
         }
         switch made {
         case .done(.success(let instance)): return .ready(instance)
-        case .done(.failure(let error)): return .ended(outcome(of: step, instanceFailed: error))
-        case .mustAwait(let reason): return .ended(suspended(at: step, reason))
+        case .done(.failure(let error)): return .notRunnable(outcome(of: step, instanceFailed: error))
+        case .mustAwait(let reason): return .notRunnable(suspended(at: step, reason))
         }
     }
 
@@ -205,7 +205,7 @@ extension Mediator {
 
     /// The outcome after a step's code ran, running the next step if there is one.
     @inline(__always)
-    private func finish(_ step: CallStep, gave result: Result<(any Sendable)?, any Error>, awaiting: Bool) -> Outcome {
+    private func outcomeAfter(_ step: CallStep, gave result: Result<(any Sendable)?, any Error>, awaiting: Bool) -> Outcome {
         switch after(step, gave: result) {
         case .done(let outcome): return outcome
         case .next(let next): return run(next, awaiting: awaiting)
