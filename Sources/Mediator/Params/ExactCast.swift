@@ -1,0 +1,25 @@
+// MARK: - Reading a value of exactly the type asked for
+
+/// `value` as a `T` when its dynamic type is `T` itself; `nil` otherwise (another type, a
+/// subclass, a value a cast would convert), for a cast (`as? T`) to decide.
+///
+/// The usual case of every typed read (a param read as the type it was sent as, a result read as
+/// the type the action returned) costs a comparison of type metadata and a copy here, where a
+/// cast through the runtime costs several hundred instructions (it looks up conformances on the
+/// way). Its answer is the cast's whenever it answers.
+@inlinable
+func exactValue<T>(_ value: any Sendable, as _: T.Type) -> T? {
+    func opened<Value>(_ opened: Value) -> T? {
+        guard Value.self == T.self else { return nil }
+        // The same type: the bits are a `T` already.
+        return unsafeBitCast(opened, to: T.self)
+    }
+    return opened(value)
+}
+
+/// ``exactValue(_:as:)`` for a value that may be absent.
+@inlinable
+func exactValue<T>(_ value: (any Sendable)?, as type: T.Type) -> T? {
+    guard let value else { return nil }
+    return exactValue(value, as: type)
+}

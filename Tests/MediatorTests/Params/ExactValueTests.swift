@@ -1,0 +1,81 @@
+import Testing
+
+@testable import Mediator
+
+// Typed reads (a param as a type, a result as a type) first try `exactValue`, which answers only
+// when the value's dynamic type is the type asked for, and leave every other case to a cast.
+// These tests hold it to that: whenever it answers, it answers what the cast does.
+
+private class Polygon: @unchecked Sendable {
+    // Immutable after init; a class only so that a subclass exists.
+    let sides: Int
+    init(sides: Int) { self.sides = sides }
+}
+
+private final class ExactSquare: Polygon, @unchecked Sendable {
+    // Immutable, as its superclass.
+    init() { super.init(sides: 4) }
+}
+
+private struct ExactPoint: Sendable, Equatable {
+    let x: Int
+    let y: Int
+}
+
+/// Whether `exactValue` answers for `value` as a `T`, after checking that any answer is the cast's.
+private func exactAnswers<T: Equatable>(_ value: any Sendable, as type: T.Type) -> Bool {
+    let exact = exactValue(value, as: T.self)
+    if let exact { #expect(exact == value as? T, "exactValue gave \(exact), the cast \(String(describing: value as? T))") }
+    return exact != nil
+}
+
+@Suite("Params: reading a value of exactly the type asked for")
+struct ExactValueTests {
+    @Test("A value of the very type asked for is read as it is")
+    func sameType() {
+        #expect(exactAnswers(42, as: Int.self))
+        #expect(exactAnswers("hé", as: String.self))
+        #expect(exactAnswers([1, 2, 3], as: [Int].self))
+        #expect(exactAnswers(["a": 1], as: [String: Int].self))
+        #expect(exactAnswers(ExactPoint(x: 1, y: -2), as: ExactPoint.self))
+        #expect(exactAnswers(Optional(7) as any Sendable, as: Int?.self))
+        #expect(exactAnswers(Optional<Int>.none as any Sendable, as: Int?.self))
+    }
+
+    @Test("Any other type is left to the cast, which may still accept it")
+    func otherTypes() {
+        #expect(!exactAnswers(42, as: String.self))
+        #expect(!exactAnswers(42, as: Int32.self))
+        #expect(!exactAnswers(42, as: Int?.self))
+        #expect(!exactAnswers(Optional(7) as any Sendable, as: Int.self))
+        #expect(!exactAnswers("42", as: Int.self))
+        #expect(!exactAnswers([1, 2], as: [Int?].self))
+        #expect(exactValue(ExactSquare(), as: Polygon.self) == nil)
+        #expect(exactValue(nil, as: Int.self) == nil)
+    }
+
+    @Test("Reads that the exact path leaves to the cast still succeed")
+    func castStillDecides() throws {
+        let params: Params = ["shape": ExactSquare(), "count": Optional(3) as any Sendable, "n": 5]
+        #expect(try params.value("shape", as: Polygon.self).sides == 4)
+        #expect(try params.value("count", as: Int.self) == 3)
+        #expect(try params.value("n", as: Int?.self) == 5)
+        #expect(try params.valueIfPresent("shape", as: Polygon.self)?.sides == 4)
+    }
+
+    @Test("A typed result is read through the same rule: exact, else cast, else decoded")
+    func typedResults() throws {
+        let mediator = Mediator()
+        try mediator.register(
+            target: "Shapes",
+            actions: [
+                Action("square") { _, _ in ExactSquare() },
+                Action("point") { _, _ in ExactPoint(x: 3, y: 4) },
+                Action("number") { _, _ in 6 },
+            ])
+        #expect(try mediator.callNow(target: "Shapes", action: "square", as: Polygon.self).sides == 4)
+        #expect(try mediator.callNow(target: "Shapes", action: "point", as: ExactPoint.self) == ExactPoint(x: 3, y: 4))
+        #expect(try mediator.callNow(target: "Shapes", action: "number", as: Int?.self) == 6)
+        #expect(throws: MediatorError.self) { try mediator.callNow(target: "Shapes", action: "number", as: String.self) }
+    }
+}
