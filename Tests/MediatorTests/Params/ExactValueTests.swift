@@ -31,7 +31,7 @@ private func exactAnswers<T: Equatable>(_ value: any Sendable, as type: T.Type) 
 
 @Suite("Params: reading a value of exactly the type asked for")
 struct ExactValueTests {
-    @Test("A value of the very type asked for is read as it is")
+    @Test("A value of the very type it was stored as is read as it is")
     func sameType() {
         #expect(exactAnswers(42, as: Int.self))
         #expect(exactAnswers("hé", as: String.self))
@@ -40,6 +40,24 @@ struct ExactValueTests {
         #expect(exactAnswers(ExactPoint(x: 1, y: -2), as: ExactPoint.self))
         #expect(exactAnswers(Optional(7) as any Sendable, as: Int?.self))
         #expect(exactAnswers(Optional<Int>.none as any Sendable, as: Int?.self))
+    }
+
+    @Test("Functions, metatypes, existentials and objects stored as a superclass follow the same rule")
+    func unusualTypes() {
+        let double: @Sendable (Int) -> Int = { $0 * 2 }
+        let function = exactValue(double, as: (@Sendable (Int) -> Int).self)
+        #expect(function?(21) == 42)
+        #expect(exactValue(double, as: ((Int) -> Int).self) == nil)
+        #expect(exactValue(Int.self, as: Int.Type.self) == Int.self)
+        #expect(exactValue(Int.self, as: Any.Type.self) == nil)
+        // Stored under its superclass's type, an object is read as that type: the same object the
+        // cast gives.
+        let stored: Polygon = ExactSquare()
+        #expect(exactValue(stored, as: Polygon.self) === stored)
+        #expect(exactValue(ExactSquare(), as: Polygon.self) == nil)
+        // An existential asked for as itself is the cast's to open: answered only as the cast does.
+        let anything = exactValue(42, as: (any Sendable).self)
+        #expect(anything == nil || anything as? Int == 42)
     }
 
     @Test("Any other type is left to the cast, which may still accept it")
