@@ -38,14 +38,15 @@ extension CommandLineTool {
     }
 
     /// `perform <Target> <action> ... --help`: the target and action it names, if it names both.
-    /// Words are read as `perform` reads them: options (and `--params-json`'s JSON) are not names.
+    /// Words are read as `perform` reads them: options (`--` words, and `--params-json`'s JSON)
+    /// are not names, and neither is `-h`; any other word, `-n` included, is.
     func performedAction(_ arguments: [String]) -> (target: String, action: String)? {
         var positional: [String] = []
         var words = arguments.makeIterator()
         while positional.count < 2, let argument = words.next() {
             if argument == "--params-json" {
                 _ = words.next()
-            } else if !argument.hasPrefix("-") {
+            } else if !argument.utf8.starts(with: "--".utf8) && argument != "-h" {
                 positional.append(argument)
             }
         }

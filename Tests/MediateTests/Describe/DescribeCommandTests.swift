@@ -134,6 +134,8 @@ struct DescribeCommandTests {
         Failure(arguments: ["describe", "Echo", "ehco"], status: 69, message: #"target "Echo" has no action "ehco"; did you mean "echo"?"#),
         Failure(arguments: ["describe", "Echo", "ehco", "--json"], status: 69, message: #"did you mean "echo"?"#),
         Failure(arguments: ["perform", "Echo", "ehco", "--help"], status: 69, message: #"did you mean "echo"?"#),
+        // A word with one dash is a name to perform, so it is to perform --help too.
+        Failure(arguments: ["perform", "Echo", "-n", "echo", "--help"], status: 69, message: #"has no action "-n""#),
         Failure(arguments: ["describe", "A", "B", "C"], status: 64, message: "describe takes at most a target and an action"),
         Failure(arguments: ["describe", "--swift"], status: 64, message: "describe --swift needs a target"),
         Failure(arguments: ["describe", "Echo", "echo", "--swift"], status: 64, message: "describe --swift takes a target, not an action"),
