@@ -1,5 +1,6 @@
 import Foundation  // RunLoop, for the main thread to serve the main actor
 import Mediator
+import MediatorCommandLine
 
 // mediator-bench: the cost of each way of calling an action, against baselines in the same run.
 //
@@ -83,15 +84,17 @@ func round(_ benchCase: BenchCase, iterations: Int) async -> Double {
     let ready = ReadWriteLock(0)
     let threadCount = benchCase.threads
     let threads = (0..<threadCount).map { _ in
-        startThread {
+        let started = startThread {
             // Start together: each thread spins until all have arrived (before its clock starts).
             ready.withLock { $0 += 1 }
             while ready.withReadLock({ $0 }) < threadCount {}
             let elapsed = elapsedNanoseconds { run(iterations) }
             times.withLock { $0.append(elapsed / Double(iterations)) }
         }
+        guard let started else { fatalError("mediator-bench: no thread could be started for \(benchCase.name)") }
+        return started
     }
-    for thread in threads { pthread_join(thread, nil) }
+    for thread in threads { thread.join() }
     return times.withLock { $0.max() ?? 0 }
 }
 

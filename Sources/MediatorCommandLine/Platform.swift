@@ -166,16 +166,43 @@ private func fileKind(_ info: stat) -> String? {
 
 // MARK: - Threads
 
-/// Runs `body` on a new detached POSIX thread: a blocking `read(2)` there never holds a thread of
-/// the concurrency pool. Returns false, without running `body`, when no thread could be started
-/// (`package`: `mediate` reads its Ctrl-C pipe on such a thread).
-package func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+/// A POSIX thread started by ``startThread(_:)``.
+package struct StartedThread {
+    /// `pthread_t` is an integer in glibc and Bionic and a pointer in Darwin and musl.
+    #if canImport(Darwin) || canImport(Musl)
+    fileprivate let thread: pthread_t?
+    #else
+    fileprivate let thread: pthread_t
+    #endif
+
+    /// Waits until the thread's body has returned.
+    package func join() {
+        #if canImport(Darwin) || canImport(Musl)
+        if let thread { pthread_join(thread, nil) }
+        #else
+        pthread_join(thread, nil)
+        #endif
+    }
+
+    /// Lets the thread end on its own, its resources freed then; it cannot be joined after this.
+    fileprivate func detach() {
+        #if canImport(Darwin) || canImport(Musl)
+        if let thread { pthread_detach(thread) }
+        #else
+        pthread_detach(thread)
+        #endif
+    }
+}
+
+/// Runs `body` on a new POSIX thread, outside the concurrency pool; `nil`, without running
+/// `body`, when no thread could be started (`package`: the benchmarks start their threads with it).
+package func startThread(_ body: @escaping @Sendable () -> Void) -> StartedThread? {
     final class Job: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
     let context = Unmanaged.passRetained(Job(body)).toOpaque()
-    #if canImport(Darwin)
+    #if canImport(Darwin) || canImport(Musl)
     var thread: pthread_t?
     #else
     var thread = pthread_t()
@@ -183,6 +210,7 @@ package func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool
     let started = pthread_create(
         &thread, nil,
         { raw in
+            // Darwin passes the context as non-optional, the other C libraries as optional.
             #if canImport(Darwin)
             let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
             #else
@@ -193,12 +221,16 @@ package func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool
         }, context)
     guard started == 0 else {
         Unmanaged<Job>.fromOpaque(context).release()
-        return false
+        return nil
     }
-    #if canImport(Darwin)
-    if let thread { pthread_detach(thread) }
-    #else
-    pthread_detach(thread)
-    #endif
+    return StartedThread(thread: thread)
+}
+
+/// Runs `body` on a new detached POSIX thread: a blocking `read(2)` there never holds a thread of
+/// the concurrency pool. Returns false, without running `body`, when no thread could be started
+/// (`package`: `mediate` reads its Ctrl-C pipe on such a thread).
+package func startDetachedThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    guard let started = startThread(body) else { return false }
+    started.detach()
     return true
 }
