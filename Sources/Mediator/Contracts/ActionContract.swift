@@ -1,6 +1,7 @@
 /// What an action declared beyond its body: its parameters, its result, its policy for undeclared
 /// params, and (for an action registered against an ``ActionKey``) its typed body. Immutable; a
 /// class so a call copies one reference out of the registry's lock.
+@usableFromInline
 final class ActionContract: Sendable {
     /// The declared parameters; `nil` when the action declared none (its params are not checked).
     let parameters: [Parameter]?
@@ -52,6 +53,7 @@ final class ActionContract: Sendable {
     }
 
     /// The contract of a plain action; `nil` when it declared neither parameters nor result.
+    @usableFromInline
     convenience init?(declaring parameters: [Parameter]?, result: ParameterType?) {
         guard parameters != nil || result != nil else { return nil }
         self.init(parameters: parameters, result: result, policy: nil, keyed: nil)

@@ -20,9 +20,9 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     public let summary: String?
     /// Whether remote (URL) calls are refused: declared so, or the name begins with `native`.
     public let isLocalOnly: Bool
-    let body: ActionBody<Target>
+    @usableFromInline let body: ActionBody<Target>
     /// The declared parameters, result and typed body, if any.
-    let contract: ActionContract?
+    @usableFromInline let contract: ActionContract?
 
     /// An action called `name` that runs `body`; `localOnly` refuses it to URL calls.
     ///
@@ -50,6 +50,7 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     ///     target (a ``Params`` error, or one the action builds itself): that one keeps its code
     ///     and gets the call's target and action names.
     @_disfavoredOverload
+    @inlinable
     public init(
         _ name: String,
         summary: String? = nil,
@@ -83,6 +84,7 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     ///   - body: the action, as for a synchronous one; what it throws is reported the same way,
     ///     and a `CancellationError` becomes ``MediatorError/Code/cancelled``.
     @_disfavoredOverload
+    @inlinable
     public init(
         _ name: String,
         summary: String? = nil,
@@ -94,6 +96,10 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
         self.init(name: name, summary: summary, localOnly: localOnly, body: .async(body), contract: ActionContract(declaring: params, result: result))
     }
 
+    // Inlinable, as the public initializers are, so that the caller's copy is specialized for its
+    // target type: run generically, each action looked up the metadata of `Action<Target>` at run
+    // time (about 270 instructions per action registered).
+    @inlinable
     init(name: String, summary: String?, localOnly: Bool, body: ActionBody<Target>, contract: ActionContract?) {
         // An invalid name is kept as given, for registration to refuse with the reason.
         self.name = Names.canonical(name, as: .action) ?? name
@@ -165,6 +171,7 @@ extension Action where Target: MainActorTarget {
     ///   - result: the declared type of the result.
     ///   - localOnly: refuse the action to remote (URL) calls.
     ///   - body: the action, run on the main actor.
+    @inlinable
     public init(
         _ name: String,
         summary: String? = nil,
@@ -192,6 +199,7 @@ extension Action where Target: MainActorTarget {
     ///   - result: the declared type of the result.
     ///   - localOnly: refuse the action to remote (URL) calls.
     ///   - body: the action, run on the main actor; only the async entry points run it.
+    @inlinable
     public init(
         _ name: String,
         summary: String? = nil,
@@ -206,6 +214,7 @@ extension Action where Target: MainActorTarget {
 
 /// What an ``Action`` runs: a synchronous body, an async one, or a synchronous one bound to the
 /// main actor (an async main-actor body is simply async: calling it hops).
+@usableFromInline
 enum ActionBody<Target: AnyObject & Sendable>: Sendable {
     case sync(@Sendable (Target, Params) throws -> (any Sendable)?)
     case async(@Sendable (Target, Params) async throws -> (any Sendable)?)

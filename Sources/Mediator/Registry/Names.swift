@@ -4,6 +4,7 @@
 /// Every name the mediator meets (at registration, in a lookup, in a URL, in the URL policy's
 /// allow-list, for the `native` rule) goes through ``canonical(_:as:)``, so a name has exactly one
 /// form wherever it is compared, and names are compared by their bytes.
+@usableFromInline
 package enum Names {
     static let targetPrefix = "Target_"
     static let actionPrefix = "Action_"
@@ -12,6 +13,7 @@ package enum Names {
     static let maximumLength = 256
 
     /// What a name names, which decides the prefix it may carry.
+    @usableFromInline
     enum Role: Sendable {
         case target, action
 
@@ -29,6 +31,7 @@ package enum Names {
     /// their bytes: for ASCII text, canonical equivalence is byte equality. That is why a lookup
     /// must go through here: `String`'s own equality would let `"\u{212A}iosk"` (KELVIN SIGN) find `Kiosk`.
     @inline(__always)
+    @usableFromInline
     static func canonical(_ name: String, as role: Role) -> String? {
         // The common case: a valid short name, returned as it is after one pass over its bytes.
         if isCanonical(name, as: role) { return name }
@@ -86,6 +89,7 @@ package enum Names {
 
     /// CTMediator's rule: actions whose canonical name begins with `native` are never reachable by
     /// URL. Case-sensitive, as in CTMediator (`Native...` is an ordinary name).
+    @usableFromInline
     static func isNative(_ canonicalActionName: String) -> Bool {
         // Over the bytes in place: the generic `starts(with:)` of two UTF-8 views cost ~430
         // instructions per registered action.
