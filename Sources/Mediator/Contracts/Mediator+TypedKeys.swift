@@ -78,7 +78,7 @@ extension Mediator {
     /// The result as the key's output: as is when it is one, else decoded from plain values.
     @inline(__always)
     func output<Input, Output>(_ result: (any Sendable)?, of key: ActionKey<Input, Output>) throws(MediatorError) -> Output {
-        if let output = exactValue(result, as: Output.self) ?? result as? Output { return output }
+        if let output = castValue(result, as: Output.self) { return output }
         return try decoded(result, as: Output.self, target: key.target, action: key.action)
     }
 }

@@ -72,7 +72,7 @@ extension Mediator {
         let result = try callNow(target: target, action: action, params: params, shouldCacheTarget: shouldCacheTarget)
         // Inlinable, so that the caller's copy casts to its concrete `T` (run generically, the
         // cast looked up `T`'s metadata on every call); the conversion stays out of line.
-        if let value = exactValue(result, as: T.self) ?? result as? T { return value }
+        if let value = castValue(result, as: T.self) { return value }
         return try converted(result, as: T.self, target: target, action: action)
     }
 
@@ -80,7 +80,7 @@ extension Mediator {
     /// else the mismatch error. The one reading of a result as a type, for every typed form.
     @usableFromInline
     func converted<T>(_ result: (any Sendable)?, as type: T.Type, target: String, action: String) throws(MediatorError) -> T {
-        if let value = exactValue(result, as: T.self) ?? result as? T { return value }
+        if let value = castValue(result, as: T.self) { return value }
         guard let decodable = T.self as? any Decodable.Type else { throw mismatch(result, as: T.self, target: target, action: action) }
         let decoded = try decoded(result, as: decodable, target: target, action: action)
         guard let value = decoded as? T else { throw mismatch(result, as: T.self, target: target, action: action) }

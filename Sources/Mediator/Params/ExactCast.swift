@@ -28,3 +28,19 @@ func exactValue<T>(_ value: (any Sendable)?, as type: T.Type) -> T? {
     guard let value else { return nil }
     return exactValue(value, as: type)
 }
+
+/// `value` as a `T`: ``exactValue(_:as:)`` when it answers, else the runtime's cast (`as? T`).
+/// How every typed read (``Params/value(_:as:)``, a typed result, a typed key's output) reads a
+/// value as the type asked for, before any conversion. Inlinable, so that the caller's copy casts
+/// to its concrete `T`.
+@inlinable @inline(__always)
+func castValue<T>(_ value: any Sendable, as type: T.Type) -> T? {
+    exactValue(value, as: type) ?? value as? T
+}
+
+/// ``castValue(_:as:)`` for a value that may be absent (a result: `nil` when the action returned
+/// nothing, which only an optional `T` accepts).
+@inlinable @inline(__always)
+func castValue<T>(_ value: (any Sendable)?, as type: T.Type) -> T? {
+    exactValue(value, as: type) ?? value as? T
+}

@@ -253,7 +253,7 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
         // Fast path first, inlined so the caller's specialization casts to a concrete type: a value
         // of the asked type. The slow path casts to protocol types (a conformance lookup each), so
         // it runs only when this fails.
-        if let raw = raw(key), let exact = exactValue(raw, as: T.self) ?? raw as? T { return exact }
+        if let raw = raw(key), let exact = castValue(raw, as: T.self) { return exact }
         return try slowValue(key, as: T.self)
     }
 
@@ -285,7 +285,7 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     @inlinable
     public func valueIfPresent<T>(_ key: String, as type: T.Type = T.self) throws(MediatorError) -> T? {
         guard let raw = raw(key) else { return nil }
-        if let exact = exactValue(raw, as: T.self) ?? raw as? T { return exact }
+        if let exact = castValue(raw, as: T.self) { return exact }
         return try slowValueIfPresent(raw, key: key, as: T.self)
     }
 

@@ -2,20 +2,10 @@ import Testing
 
 @testable import Mediator
 
-// Typed reads (a param as a type, a result as a type) first try `exactValue`, which answers only
-// when the value's dynamic type is the type asked for, and leave every other case to a cast.
-// These tests hold it to that: whenever it answers, it answers what the cast does.
-
-private class Polygon: @unchecked Sendable {
-    // Immutable after init; a class only so that a subclass exists.
-    let sides: Int
-    init(sides: Int) { self.sides = sides }
-}
-
-private final class ExactSquare: Polygon, @unchecked Sendable {
-    // Immutable, as its superclass.
-    init() { super.init(sides: 4) }
-}
+// Typed reads (a param as a type, a result as a type) go through `castValue`: first `exactValue`,
+// which answers only when the type the value was stored as is the type asked for, then the
+// runtime's cast for every other case. These tests hold it to that: whenever `exactValue`
+// answers, it answers what the cast does, and what it leaves the cast still decides.
 
 private struct ExactPoint: Sendable, Equatable {
     let x: Int
@@ -42,7 +32,7 @@ struct ExactValueTests {
         #expect(exactAnswers(Optional<Int>.none as any Sendable, as: Int?.self))
     }
 
-    @Test("Functions, metatypes, existentials and objects stored as a superclass follow the same rule")
+    @Test("Functions, metatypes and existentials follow the same rule")
     func unusualTypes() {
         let double: @Sendable (Int) -> Int = { $0 * 2 }
         let function = exactValue(double, as: (@Sendable (Int) -> Int).self)
@@ -50,11 +40,6 @@ struct ExactValueTests {
         #expect(exactValue(double, as: ((Int) -> Int).self) == nil)
         #expect(exactValue(Int.self, as: Int.Type.self) == Int.self)
         #expect(exactValue(Int.self, as: Any.Type.self) == nil)
-        // Stored under its superclass's type, an object is read as that type: the same object the
-        // cast gives.
-        let stored: Polygon = ExactSquare()
-        #expect(exactValue(stored, as: Polygon.self) === stored)
-        #expect(exactValue(ExactSquare(), as: Polygon.self) == nil)
         // An existential asked for as itself is the cast's to open: answered only as the cast does.
         let anything = exactValue(42, as: (any Sendable).self)
         #expect(anything == nil || anything as? Int == 42)
@@ -68,17 +53,19 @@ struct ExactValueTests {
         #expect(!exactAnswers(Optional(7) as any Sendable, as: Int.self))
         #expect(!exactAnswers("42", as: Int.self))
         #expect(!exactAnswers([1, 2], as: [Int?].self))
-        #expect(exactValue(ExactSquare(), as: Polygon.self) == nil)
+        #expect(exactValue(42, as: (any BinaryInteger).self) == nil)
         #expect(exactValue(nil, as: Int.self) == nil)
     }
 
     @Test("Reads that the exact path leaves to the cast still succeed")
     func castStillDecides() throws {
-        let params: Params = ["shape": ExactSquare(), "count": Optional(3) as any Sendable, "n": 5]
-        #expect(try params.value("shape", as: Polygon.self).sides == 4)
+        let params: Params = ["count": Optional(3) as any Sendable, "n": 5]
+        #expect(Int(try params.value("n", as: (any BinaryInteger).self)) == 5)
         #expect(try params.value("count", as: Int.self) == 3)
         #expect(try params.value("n", as: Int?.self) == 5)
-        #expect(try params.valueIfPresent("shape", as: Polygon.self)?.sides == 4)
+        #expect(try params.valueIfPresent("n", as: (any BinaryInteger).self).map { Int($0) } == 5)
+        #expect(castValue(5, as: (any BinaryInteger).self).map { Int($0) } == 5)
+        #expect(castValue(nil, as: Int.self) == nil)
     }
 
     @Test("A typed result is read through the same rule: exact, else cast, else decoded")
@@ -87,11 +74,10 @@ struct ExactValueTests {
         try mediator.register(
             target: "Shapes",
             actions: [
-                Action("square") { _, _ in ExactSquare() },
                 Action("point") { _, _ in ExactPoint(x: 3, y: 4) },
                 Action("number") { _, _ in 6 },
             ])
-        #expect(try mediator.callNow(target: "Shapes", action: "square", as: Polygon.self).sides == 4)
+        #expect(Int(try mediator.callNow(target: "Shapes", action: "number", as: (any BinaryInteger).self)) == 6)
         #expect(try mediator.callNow(target: "Shapes", action: "point", as: ExactPoint.self) == ExactPoint(x: 3, y: 4))
         #expect(try mediator.callNow(target: "Shapes", action: "number", as: Int?.self) == 6)
         #expect(throws: MediatorError.self) { try mediator.callNow(target: "Shapes", action: "number", as: String.self) }
