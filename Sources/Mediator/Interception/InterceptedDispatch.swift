@@ -58,7 +58,7 @@ extension Mediator {
     /// that cannot degrade and that no one observes costs its interceptors and nothing more. The
     /// rest (redirects, later stops, a degradation, the records) goes on in an ``InterceptedCall``.
     func interceptedDispatch(
-        _ interception: Interception, target: String, action: String, shown: (target: String, action: String)? = nil, params: Params, input: TypedInput?,
+        _ interception: Interception, target: String, action: String, shown: (target: String, action: String), params: Params, input: TypedInput?,
         shouldCacheTarget: Bool, origin: CallOrigin, awaiting: Bool,
         first resolved: Resolution
     ) -> Outcome {
@@ -68,16 +68,16 @@ extension Mediator {
         var stop = firstStop(
             interception, target: target, action: action, shown: shown, params: params, input: input, origin: origin
         )
-        guard let next = interceptFirstStop(interception, &stop, asked: (target, action), origin: origin, resolved: resolved) else {
+        guard let next = interceptFirstStop(interception, &stop, asked: (target, action), shown: shown, origin: origin, resolved: resolved) else {
             // The names as the caller wrote them, as the plain pipeline passes them: its errors, a
             // target's notFound and the global fallback see what was asked.
             return afterFirstStop(
                 runResolved(
                     resolved, target: target, action: action, params: stop.request.params, input: stop.input, shouldCacheTarget: shouldCacheTarget,
                     origin: origin, awaiting: awaiting),
-                interception, &stop, options: (shouldCacheTarget, awaiting))
+                interception, &stop, shown: shown, params: params, options: (shouldCacheTarget, awaiting))
         }
-        return runRest(next, interception, stop, options: (shouldCacheTarget, awaiting))
+        return runRest(next, interception, stop, shown: shown, params: params, options: (shouldCacheTarget, awaiting))
     }
 
     /// The end of a first stop that ran the plain pipeline: its outcome as it is when nothing more
@@ -86,42 +86,45 @@ extension Mediator {
     /// Inlined in optimized builds; a frame of its own in debug builds.
     @inline(__always)
     private func afterFirstStop(
-        _ outcome: Outcome, _ interception: Interception, _ stop: inout FirstStop,
+        _ outcome: Outcome, _ interception: Interception, _ stop: inout FirstStop, shown: (target: String, action: String), params: Params,
         options: (shouldCacheTarget: Bool, awaiting: Bool)
     ) -> Outcome {
         // A failed call may still degrade, and a suspended one is recorded when it ends.
-        if interception.redirects.hasFallbacks { return runRest(.end(outcome), interception, stop, options: options) }
+        if interception.redirects.hasFallbacks { return runRest(.end(outcome), interception, stop, shown: shown, params: params, options: options) }
         guard interception.records && (!interception.observers.isEmpty || stop.chain.prefix(stop.ran).contains { $0.observer != nil }) else {
             return outcome
         }
-        if outcome.isSuspended { return runRest(.end(outcome), interception, stop, options: options) }
+        if outcome.isSuspended { return runRest(.end(outcome), interception, stop, shown: shown, params: params, options: options) }
         // Nothing more can happen to the call: its record goes out now, from the stop itself.
-        reportFirstStop(outcome, &stop, interception)
+        reportFirstStop(outcome, &stop, interception, shown: shown, params: params)
         return outcome
     }
 
     /// The record of a call that ended at its first stop, with nothing left to do.
     @inline(never)
-    private func reportFirstStop(_ outcome: Outcome, _ stop: inout FirstStop, _ interception: Interception) {
+    private func reportFirstStop(
+        _ outcome: Outcome, _ stop: inout FirstStop, _ interception: Interception, shown: (target: String, action: String), params: Params
+    ) {
         // With no interceptor run, the request is still the call as asked; the stop ends here, so
         // the record takes it over.
         report(
             outcome,
             asked: stop.ran == 0
-                ? CallRequest.taken(from: &stop.request) : stop.request.asAsked(target: stop.target, action: stop.action, params: stop.askedParams),
+                ? CallRequest.taken(from: &stop.request) : stop.request.asAsked(target: shown.target, action: shown.action, params: stop.plainParams ?? params),
             destination: nil, start: stop.start,
             told: (later: [], chain: stop.chain, ran: stop.ran), interception.observers)
     }
 
     /// The first stop of an intercepted call, before its interceptors run.
+    ///
+    /// What the caller passed stays with the caller: the names as shown (canonical when valid) and
+    /// the params as asked are passed to each step, not copied into the stop.
     private struct FirstStop {
-        /// The names as interceptors and errors show them (canonical when valid).
-        let target: String
-        let action: String
         /// The request as interceptors see and change it.
         var request: CallRequest
-        /// The params as asked (a typed key's input as plain values, when it has a plain form).
-        let askedParams: Params
+        /// A typed key's input as plain values, when it has a plain form: the params as asked,
+        /// instead of the caller's.
+        let plainParams: Params?
         /// A typed key's input that has no plain form.
         let input: TypedInput?
         /// The interceptors of the stop, and how many of them ran.
@@ -137,27 +140,23 @@ extension Mediator {
     /// in debug builds (which do not inline), off the stack before the action runs.
     @inline(__always)
     private func firstStop(
-        _ interception: Interception, target: String, action: String, shown: (target: String, action: String)?, params: Params, input: TypedInput?,
+        _ interception: Interception, target: String, action: String, shown: (target: String, action: String), params: Params, input: TypedInput?,
         origin: CallOrigin
     ) -> FirstStop {
-        // The names as errors and interceptors show them (canonical when valid), unless the caller
-        // has them already.
-        let shownTarget = shown?.target ?? Names.shown(target, as: .target)
-        let shownAction = shown?.action ?? Names.shown(action, as: .action)
-        var params = params
+        var plain: Params?
         var typedInput = input
-        if input != nil, case .success(let plain) = plainParams(params, input: input) {
+        if input != nil, case .success(let converted) = plainParams(params, input: input) {
             // Interceptors see a typed key's input as plain values; the action decodes them.
-            params = plain
+            plain = converted
             typedInput = nil
         }
         let request = CallRequest(
-            askedTarget: target, askedAction: action, target: shownTarget, action: shownAction, params: params,
+            askedTarget: target, askedAction: action, target: shown.target, action: shown.action, params: plain ?? params,
             origin: origin, depth: CallDepth.current)
         // The clock is read only if the call may be recorded.
         return FirstStop(
-            target: shownTarget, action: shownAction, request: request, askedParams: params, input: typedInput,
-            chain: interception.chain(target: shownTarget, action: shownAction),
+            request: request, plainParams: plain, input: typedInput,
+            chain: interception.chain(target: shown.target, action: shown.action),
             start: interception.records ? monotonicNanoseconds() : 0, depth: request.depth)
     }
 
@@ -166,12 +165,11 @@ extension Mediator {
     /// ``firstStop(_:target:action:shown:params:input:origin:)`` is.
     @inline(__always)
     private func interceptFirstStop(
-        _ interception: Interception, _ stop: inout FirstStop, asked: (target: String, action: String), origin: CallOrigin, resolved: Resolution
+        _ interception: Interception, _ stop: inout FirstStop, asked: (target: String, action: String), shown: (target: String, action: String),
+        origin: CallOrigin, resolved: Resolution
     ) -> Continuation? {
         let remote = origin.isRemote
-        let shownTarget = stop.target
-        let shownAction = stop.action
-        if let destination = interception.redirects.destination(target: shownTarget, action: shownAction) {
+        if let destination = interception.redirects.destination(target: shown.target, action: shown.action) {
             return .redirect(destination.target, destination.action)
         }
         if case .action(let resolvedTarget, let found) = resolved, let refusal = found.refusal(target: resolvedTarget.name, remote: remote) {
@@ -184,10 +182,10 @@ extension Mediator {
                 decision = try stop.chain[stop.ran - 1].interceptor.intercept(&stop.request)
             } catch {
                 // The rejection and the record name the call itself, whatever request was left.
-                keepOwn(&stop, asked: asked, origin: origin)
+                keepOwn(&stop, asked: asked, shown: shown, origin: origin)
                 return .end(.failed(rejectedError(error, by: stop.chain[stop.ran - 1].interceptor, stop.request)))
             }
-            keepOwn(&stop, asked: asked, origin: origin)
+            keepOwn(&stop, asked: asked, shown: shown, origin: origin)
             // Consumed, not copied: a decision is an enum with payloads, copied through its
             // value witnesses.
             switch consume decision {
@@ -208,11 +206,13 @@ extension Mediator {
     /// Each goes back unless it is, bit for bit, the call's own (comparing costs less than storing
     /// them again; a string of the same bytes in another storage is put back, which is harmless).
     @inline(__always)
-    private func keepOwn(_ stop: inout FirstStop, asked: (target: String, action: String), origin: CallOrigin) {
+    private func keepOwn(
+        _ stop: inout FirstStop, asked: (target: String, action: String), shown: (target: String, action: String), origin: CallOrigin
+    ) {
         stop.request.keepFixed(askedTarget: asked.target, askedAction: asked.action, origin: origin, depth: stop.depth)
-        if !sameBits(stop.request.target, stop.target) || !sameBits(stop.request.action, stop.action) {
-            stop.request.target = stop.target
-            stop.request.action = stop.action
+        if !sameBits(stop.request.target, shown.target) || !sameBits(stop.request.action, shown.action) {
+            stop.request.target = shown.target
+            stop.request.action = shown.action
         }
     }
 
@@ -228,10 +228,11 @@ extension Mediator {
     /// the first stop's frame, which stays on the stack while the action runs and nests calls.
     @inline(never)
     private func runRest(
-        _ next: Continuation, _ interception: Interception, _ stop: FirstStop, options: (shouldCacheTarget: Bool, awaiting: Bool)
+        _ next: Continuation, _ interception: Interception, _ stop: FirstStop, shown: (target: String, action: String), params: Params,
+        options: (shouldCacheTarget: Bool, awaiting: Bool)
     ) -> Outcome {
         var call = InterceptedCall(
-            interception: interception, firstTarget: stop.target, firstAction: stop.action, askedParams: stop.askedParams,
+            interception: interception, firstTarget: shown.target, firstAction: shown.action, askedParams: stop.plainParams ?? params,
             request: stop.request, input: stop.input, shouldCacheTarget: options.shouldCacheTarget, fixed: stop.request.fixed,
             awaiting: options.awaiting, ranChain: stop.chain, ranCount: stop.ran, observed: stop.chain.prefix(stop.ran).contains { $0.observer != nil },
             start: stop.start)
