@@ -23,6 +23,9 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     @usableFromInline let body: ActionBody<Target>
     /// The declared parameters, result and typed body, if any.
     @usableFromInline let contract: ActionContract?
+    /// Whether `name` is valid (and so canonical): registration refuses the action otherwise,
+    /// without checking the name a second time.
+    @usableFromInline let hasValidName: Bool
 
     /// An action called `name` that runs `body`; `localOnly` refuses it to URL calls.
     ///
@@ -102,7 +105,9 @@ public struct Action<Target: AnyObject & Sendable>: Sendable {
     @inlinable
     init(name: String, summary: String?, localOnly: Bool, body: ActionBody<Target>, contract: ActionContract?) {
         // An invalid name is kept as given, for registration to refuse with the reason.
-        self.name = Names.canonical(name, as: .action) ?? name
+        let canonical = Names.canonical(name, as: .action)
+        self.name = canonical ?? name
+        self.hasValidName = canonical != nil
         self.summary = summary
         self.isLocalOnly = localOnly || Names.isNative(self.name)
         self.body = body

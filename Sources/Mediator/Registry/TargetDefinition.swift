@@ -103,25 +103,29 @@ struct TargetDefinition: Sendable {
         }
         var merged = actions
         merged.reserveCapacity(actions.count + newActions.count)
-        for action in newActions {
-            // `Action.init` stored the canonical form when there is one; anything else is refused here.
-            if let problem = Names.problem(with: action.name, as: .action) {
+        // Each action is read in place, by index: only the fields the registry keeps are copied.
+        for index in newActions.indices {
+            // `Action.init` checked the name and stored its canonical form; an invalid one is
+            // refused here, with the reason.
+            if !newActions[index].hasValidName {
+                let invalid = newActions[index].name
                 throw MediatorError(
-                    .invalidName, target: name, action: action.name,
-                    reason: "invalid action name \"\(action.name)\": \(problem)")
+                    .invalidName, target: name, action: invalid,
+                    reason: "invalid action name \"\(invalid)\": \(Names.problem(with: invalid, as: .action) ?? "not a valid name")")
             }
-            if let repeated = action.contract?.repeatedDeclaration {
+            if let repeated = newActions[index].contract?.repeatedDeclaration {
                 throw MediatorError(
-                    .duplicateParameter, target: name, action: action.name, parameter: repeated.parameter,
+                    .duplicateParameter, target: name, action: newActions[index].name, parameter: repeated.parameter,
                     reason: "\(repeated.place) is declared twice; keep one")
             }
             let registered = RegisteredAction(
-                name: action.name, summary: action.summary, isLocalOnly: action.isLocalOnly, run: ActionRun(action.body), contract: action.contract)
+                name: newActions[index].name, summary: newActions[index].summary, isLocalOnly: newActions[index].isLocalOnly,
+                run: ActionRun(newActions[index].body), contract: newActions[index].contract)
             // One hashed operation per action; on a duplicate, `merged` is dropped with the error.
-            guard merged.updateValue(registered, forKey: action.name) == nil else {
+            guard merged.updateValue(consume registered, forKey: newActions[index].name) == nil else {
                 throw MediatorError(
-                    .duplicateAction, target: name, action: action.name,
-                    reason: "action \"\(action.name)\" is registered twice")
+                    .duplicateAction, target: name, action: newActions[index].name,
+                    reason: "action \"\(newActions[index].name)\" is registered twice")
             }
         }
         actions = merged
