@@ -80,7 +80,7 @@ struct TargetDefinition: Sendable {
     ) throws(MediatorError) {
         guard let name = Names.canonical(rawName, as: .target) else {
             let problem = Names.problem(with: rawName, as: .target) ?? "not a valid name"
-            throw MediatorError(.invalidName, target: rawName, reason: "invalid target name \"\(rawName)\": \(problem)")
+            throw MediatorError(.invalidName, target: rawName, reason: "invalid target name \"\(oneLine(rawName, limit: 100))\": \(problem)")
         }
         self.name = name
         self.summary = summary
@@ -111,7 +111,7 @@ struct TargetDefinition: Sendable {
                 let invalid = newActions[index].name
                 throw MediatorError(
                     .invalidName, target: name, action: invalid,
-                    reason: "invalid action name \"\(invalid)\": \(Names.problem(with: invalid, as: .action) ?? "not a valid name")")
+                    reason: "invalid action name \"\(oneLine(invalid, limit: 100))\": \(Names.problem(with: invalid, as: .action) ?? "not a valid name")")
             }
             if let repeated = newActions[index].contract?.repeatedDeclaration {
                 throw MediatorError(

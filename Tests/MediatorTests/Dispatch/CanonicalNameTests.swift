@@ -66,6 +66,27 @@ struct CanonicalNameTests {
         #expect(error?.reason.contains("names are at most 256 bytes long") == true)
     }
 
+    @Test(
+        "A name refused at registration is shown on one line, escaped and shortened",
+        .bug(id: "registration-name-one-line", "the reason repeated an invalid name as given: a newline split the error in two"))
+    func refusedNameOnOneLine() {
+        let mediator = Mediator()
+        let long = String(repeating: "n", count: 2_000) + " x"
+        let errors = [
+            #expect(throws: MediatorError.self) { try mediator.register(target: "line\nbreak", actions: []) },
+            #expect(throws: MediatorError.self) { try mediator.register(target: "T", actions: [Action("line\nbreak") { _, _ in nil }]) },
+            #expect(throws: MediatorError.self) { try mediator.register(target: long, actions: []) },
+            #expect(throws: MediatorError.self) { try mediator.register(target: "T", actions: [Action(long) { _, _ in nil }]) },
+        ]
+        for error in errors {
+            #expect(error?.code == .invalidName)
+            let text = error.map { String(describing: $0) } ?? ""
+            #expect(!text.contains("\n"), "\(text)")
+            #expect(text.utf8.count < 600, "\(text.utf8.count) bytes")
+        }
+        #expect(errors[1]?.reason.hasPrefix(#"invalid action name "line\nbreak""#) == true, "\(String(describing: errors[1]?.reason))")
+    }
+
     @Test("A doubled prefix does not reach the target or action it would strip to")
     func doubledPrefixLookups() throws {
         let mediator = Mediator()

@@ -219,6 +219,31 @@ struct InterceptionFastPathTests {
         #expect(log.requests.first?.params["title"] as? String == "x")
     }
 
+    @Test(
+        "A typed key's call is recorded with its input as plain params, as asked, whatever an interceptor changed",
+        arguments: [false, true])
+    func typedKeyRecord(degrades: Bool) throws {
+        let world = try InterceptionWorld()
+        if degrades {
+            // A degradation anywhere takes the call past its first stop, to the rest of the pipeline.
+            var table = RedirectTable()
+            try table.degrade("Archive", to: "Web/open")
+            world.mediator.setRedirects(table)
+        }
+        let log = InterceptionLog()
+        world.mediator.addInterceptor(
+            Probe("A", log) { request in
+                request.params["title"] = "changed"
+                return .proceed
+            })
+        world.mediator.addObserver(Watcher("W", log))
+        let answer = try world.mediator.callNow(ActionKey<EchoTitle, String>(target: "Notes", action: "create"), EchoTitle(title: "asked"))
+        #expect(answer == "changed")
+        #expect(log.requests.map { $0.params["title"] as? String } == ["asked"])
+        #expect(log.records.map { $0.request.params["title"] as? String } == ["asked", "asked"])
+        #expect(log.records.map(\.request.params.count) == [1, 1])
+    }
+
     // MARK: - Names
 
     @Test(
