@@ -210,13 +210,7 @@ struct InterceptionChainTests {
     @Test("The record of a call that succeeded: the request as asked, the result, a duration")
     func observesResult() throws {
         let world = try InterceptionWorld()
-        let log = InterceptionLog()
-        world.mediator.addInterceptor(
-            Probe("Token", log) { request in
-                request.params["token"] = "t"
-                return .proceed
-            })
-        world.mediator.addObserver(Watcher("W", log))
+        let log = observedWithParam(world.mediator, setting: "token", to: "t")
         _ = try world.mediator.callNow(target: "Target_Notes", action: "create", params: ["title": "x"])
         let records = log.records
         #expect(records.count == 2)

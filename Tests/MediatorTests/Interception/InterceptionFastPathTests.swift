@@ -230,13 +230,7 @@ struct InterceptionFastPathTests {
             try table.degrade("Archive", to: "Web/open")
             world.mediator.setRedirects(table)
         }
-        let log = InterceptionLog()
-        world.mediator.addInterceptor(
-            Probe("A", log) { request in
-                request.params["title"] = "changed"
-                return .proceed
-            })
-        world.mediator.addObserver(Watcher("W", log))
+        let log = observedWithParam(world.mediator, setting: "title", to: "changed")
         let answer = try world.mediator.callNow(ActionKey<EchoTitle, String>(target: "Notes", action: "create"), EchoTitle(title: "asked"))
         #expect(answer == "changed")
         #expect(log.requests.map { $0.params["title"] as? String } == ["asked"])

@@ -70,6 +70,19 @@ struct PlainGate: Interceptor {
     }
 }
 
+/// Installs an observing interceptor `A` that sets `key` to `value` in every request, then an
+/// observer `W`; returns the log both write to.
+func observedWithParam(_ mediator: Mediator, setting key: String, to value: some Sendable) -> InterceptionLog {
+    let log = InterceptionLog()
+    mediator.addInterceptor(
+        Probe("A", log) { request in
+            request.params[key] = value
+            return .proceed
+        })
+    mediator.addObserver(Watcher("W", log))
+    return log
+}
+
 /// A small world: targets whose every run is counted, by `Target/action`.
 final class InterceptionWorld: Sendable {
     let mediator: Mediator
