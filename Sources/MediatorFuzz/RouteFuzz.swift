@@ -366,11 +366,11 @@ enum RouteFuzz {
     /// Opens `url` on `mediator` every way there is and checks what each gives: documented errors
     /// on one line; `canOpen` true exactly when an action is reached (or its declared params
     /// refuse the call); `open` and `call(url:)` agree; `call(url:params:)` reaches the same action
-    /// with the in-process params over the URL's; every reached action is checked by ``check(_:url:routes:fixtureOnly:withExtra:)``;
+    /// with the in-process params over the URL's; every reached action is checked by ``check(_:url:routes:policy:fixtureOnly:withExtra:)``;
     /// the unmatched-URL handler only answers what nothing else does.
     static func check(url: String, on mediator: Mediator, answersUnmatched: Bool, fixtureOnly: Bool) {
         let routes = mediator.routes
-        let readsDotted = mediator.urlPolicy.readsDottedHostsAsServers
+        let policy = mediator.urlPolicy
         let canOpen = mediator.canOpen(url)
         let opened = mediator.open(url)
         let plain = outcome(url) { () throws(MediatorError) in try mediator.callNow(url: url) }
@@ -392,7 +392,7 @@ enum RouteFuzz {
                 if unmatched.scheme != expectedScheme(url) { fatalError("the handler got the scheme \(unmatched.scheme.debugDescription) for \(shown)") }
                 if canOpen { fatalError("canOpen is true for \(shown), which only the handler answered") }
             case .reached(let reached):
-                check(reached, url: url, routes: routes, readsDotted: readsDotted, fixtureOnly: fixtureOnly, withExtra: withExtra)
+                check(reached, url: url, routes: routes, policy: policy, fixtureOnly: fixtureOnly, withExtra: withExtra)
             }
         }
 
@@ -407,7 +407,7 @@ enum RouteFuzz {
             break
         }
         if (opened == nil) != (plain.failure != nil) { fatalError("open and call(url:) disagree on \(shown)") }
-        if fixtureOnly { checkAgainstModel(url, plain, policy: mediator.urlPolicy) }
+        if fixtureOnly { checkAgainstModel(url, plain, policy: policy) }
 
         switch (plain, withParams) {
         case (.reached(let first), .reached(let second)):
@@ -439,7 +439,7 @@ enum RouteFuzz {
     /// `@`-key but those the in-process params passed. With in-process params, their ordinary
     /// keys hold their values, except at `Calc/square`, which declares its params: a URL call's
     /// action gets only those (the default policy drops the others, in-process ones included).
-    static func check(_ reached: Reached, url: String, routes: [URLRoute], readsDotted: Bool, fixtureOnly: Bool, withExtra: Bool) {
+    static func check(_ reached: Reached, url: String, routes: [URLRoute], policy: URLPolicy, fixtureOnly: Bool, withExtra: Bool) {
         let shown = url.debugDescription
         let params = reached.params
         let declaresParams = reached.target == "Calc"
@@ -457,7 +457,7 @@ enum RouteFuzz {
         // The routes for the URL's server first, when the harness can tell it (else any of them
         // that leads where the call went).
         let found: URLRoute?
-        switch modelServer(url, readsDotted: readsDotted) {
+        switch modelServer(url, readsDotted: policy.readsDottedHostsAsServers) {
         case .some(let server):
             let tiers: [(scheme: String?, host: String?)] = (server.map { [(scheme, $0), (nil, $0)] } ?? []) + [(scheme, nil), (nil, nil)]
             found = tiers.lazy.compactMap { tier in candidates.first { $0.scheme == tier.scheme && $0.host == tier.host } }.first
