@@ -192,8 +192,7 @@ struct ResolvedAction: Sendable {
         if let interception = mediator.currentInterception {
             return mediator.interceptedDispatch(
                 interception, target: target, action: action, shown: (target, action), params: arguments.params, input: arguments.input,
-                shouldCacheTarget: cache,
-                origin: .inProcess, awaiting: awaiting, first: pinned)
+                shouldCacheTarget: cache, origin: .inProcess, awaiting: awaiting, first: pinned)
         }
         // The same argument step as a call by name: params checked, a keyed action's input decoded.
         var run = self.run
