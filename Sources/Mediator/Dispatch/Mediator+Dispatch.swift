@@ -79,9 +79,9 @@ extension Mediator {
 
     /// The resolution of `action` in a target's slot (under the read lock).
     @inline(__always)
-    private func resolve(in slot: TargetSlot, action: String?, remote: Bool) -> Resolution {
+    private func resolve(in slot: TargetSlot, action: NameKey?, remote: Bool) -> Resolution {
         // A remote call to a local-only action resolves to `.action`, for the caller to refuse.
-        if let action, let found = slot.definition.actions[action] {
+        if let found = slot.definition.actions[action] {
             if found.admits(remote: remote) {
                 let instance: any TargetInstance
                 if let cached = slot.cached {
@@ -104,18 +104,18 @@ extension Mediator {
     @inline(__always)
     func resolve(target: String, action: String, remote: Bool, interception: inout Interception?) -> Resolution {
         resolve(
-            canonicalTarget: Names.canonical(target, as: .target), action: Names.canonical(action, as: .action), remote: remote,
-            interception: &interception)
+            target: NameKey(lookingUp: target, as: .target), action: NameKey(lookingUp: action, as: .action), remote: remote, interception: &interception)
     }
 
-    /// The same from the names made canonical (`nil` for a name that is not valid).
+    /// The same from the names' keys (`nil` for a name that is not valid).
     @inline(__always)
-    func resolve(canonicalTarget: String?, action: String?, remote: Bool, interception: inout Interception?) -> Resolution {
-        // The names are made canonical before the lock, and the registry's fields are read through
-        // the pointer one by one: a method call on the registry copied it, retaining all it holds.
+    func resolve(target: NameKey?, action: NameKey?, remote: Bool, interception: inout Interception?) -> Resolution {
+        // The names are made canonical and hashed before the lock, and the registry's fields are
+        // read through the pointer one by one: a method call on the registry copied it, retaining
+        // all it holds.
         state.withReadLockInPlace { registry in
             interception = registry.pointee.interception
-            guard let canonicalTarget, let slot = registry.pointee.slots[canonicalTarget] else { return .missingTarget }
+            guard let slot = registry.pointee.slots[target] else { return .missingTarget }
             return resolve(in: slot, action: action, remote: remote)
         }
     }
@@ -150,14 +150,14 @@ extension Mediator {
         }
         defer { if !counted { CallDepth.restore(saved) } }
 
-        let canonicalTarget = Names.canonical(target, as: .target)
-        let canonicalAction = Names.canonical(action, as: .action)
+        let targetKey = NameKey(lookingUp: target, as: .target)
+        let actionKey = NameKey(lookingUp: action, as: .action)
         var interception: Interception?
-        let resolution = resolve(canonicalTarget: canonicalTarget, action: canonicalAction, remote: origin.isRemote, interception: &interception)
+        let resolution = resolve(target: targetKey, action: actionKey, remote: origin.isRemote, interception: &interception)
         if let interception {
             // The resolution stands for the call's first stop unless a redirect moves it.
             return interceptedDispatch(
-                interception, target: target, action: action, shown: (canonicalTarget ?? target, canonicalAction ?? action), params: params, input: input,
+                interception, target: target, action: action, shown: (targetKey?.name ?? target, actionKey?.name ?? action), params: params, input: input,
                 shouldCacheTarget: shouldCacheTarget, origin: origin, awaiting: awaiting, first: resolution)
         }
         return runResolved(

@@ -33,10 +33,20 @@ package enum Names {
     @inline(__always)
     @usableFromInline
     static func canonical(_ name: String, as role: Role) -> String? {
-        // The common case: a valid short name, returned as it is after one pass over its bytes.
-        if isCanonical(name, as: role) { return name }
+        canonicalForm(of: name, as: role)?.name
+    }
+
+    /// ``canonical(_:as:)`` with the hash of the canonical name's bytes (FNV-1a), which the
+    /// registry's tables key by (``NameKey``): both from one pass over the name's bytes, on the
+    /// hot path of every dispatch.
+    @inline(__always)
+    static func canonicalForm(of name: String, as role: Role) -> (name: String, hash: UInt64)? {
+        // The common case: a valid short name, returned as it is.
+        let scanned = scan(name, as: role)
+        if scanned.isCanonical { return (name, scanned.hash) }
         let rest = stripped(name, as: role)
-        return isCanonical(rest, as: role) ? rest : nil
+        let again = scan(rest, as: role)
+        return again.isCanonical ? (rest, again.hash) : nil
     }
 
     /// The name a target type answers to by default: its type name without the `Target_` prefix,
@@ -109,22 +119,30 @@ package enum Names {
         return byte < 64 ? (low >> byte) & 1 == 1 : byte < 128 && (high >> (byte &- 64)) & 1 == 1
     }
 
-    /// Whether `name` is already canonical: valid bytes and no prefix of its role. On the hot path
-    /// of every dispatch, so a plain loop over the bytes.
+    /// Whether `name` is already canonical (valid bytes and no prefix of its role), and the FNV-1a
+    /// hash of its bytes, in one pass. A name longer than ``maximumLength`` bytes is not canonical
+    /// and is not read (its hash is left uncomputed).
     @inline(__always)
-    private static func isCanonical(_ name: String, as role: Role) -> Bool {
-        name.utf8.withContiguousStorageIfAvailable { isCanonical($0, as: role) }
-            ?? Array(name.utf8).withUnsafeBufferPointer { isCanonical($0, as: role) }
+    static func scan(_ name: String, as role: Role) -> (isCanonical: Bool, hash: UInt64) {
+        var name = name
+        return name.withUTF8 { scan($0, as: role) }
     }
 
-    private static func isCanonical(_ bytes: UnsafeBufferPointer<UInt8>, as role: Role) -> Bool {
+    /// ``scan(_:as:)`` over the name's bytes.
+    @inline(__always)
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, as role: Role) -> (isCanonical: Bool, hash: UInt64) {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         // A leading "-" would read as an option on a command line.
-        guard !bytes.isEmpty, bytes.count <= maximumLength, bytes[0] != UInt8(ascii: "-") else { return false }
-        for byte in bytes where !isNameByte(byte) { return false }
+        guard let first = bytes.first, bytes.count <= maximumLength, first != UInt8(ascii: "-") else { return (false, hash) }
+        var allNameBytes = true
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            if !isNameByte(byte) { allNameBytes = false }
+        }
         // Both prefixes are seven bytes ending in "_": most names fail that test at once.
-        guard bytes.count >= 7, bytes[6] == UInt8(ascii: "_") else { return true }
+        guard allNameBytes, bytes.count >= 7, bytes[6] == UInt8(ascii: "_") else { return (allNameBytes, hash) }
         let prefix: StaticString = role == .target ? "Target_" : "Action_"
-        return !(0..<6).allSatisfy { bytes[$0] == prefix.utf8Start[$0] }
+        return (!(0..<6).allSatisfy { bytes[$0] == prefix.utf8Start[$0] }, hash)
     }
 }
 

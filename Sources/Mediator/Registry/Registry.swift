@@ -1,7 +1,7 @@
 /// The mediator's mutable state. Lives inside the mediator's one lock; nothing in it escapes
 /// the lock except `Sendable` values copied out.
 struct Registry {
-    var slots: [String: TargetSlot] = [:]
+    var slots = NameTable<TargetSlot>()
     var fallback: FallbackHandler?
     var urlPolicy = URLPolicy()
     /// What modules declared they need (``Mediator/require(_:by:)``), for `verify`.

@@ -62,7 +62,7 @@ struct TargetDefinition: Sendable {
     /// Makes an instance; `nil` for a target registered from closures alone, whose "instance" is
     /// the mediator itself (nothing to create, nothing to cache).
     let make: Factory?
-    private(set) var actions: [String: RegisteredAction]
+    private(set) var actions: NameTable<RegisteredAction>
     let notFound: NotFoundHandler?
     /// Every call uses the cached instance, creating it if needed, whatever its flag (URL calls too).
     let alwaysCached: Bool
@@ -88,7 +88,7 @@ struct TargetDefinition: Sendable {
         self.instanceType = ObjectIdentifier(Instance.self)
         self.make = make
         self.notFound = notFound
-        self.actions = [:]
+        self.actions = NameTable()
         try add(actions)
     }
 

@@ -44,6 +44,25 @@ struct NameResolutionTests {
         #expect(mediator.canPerform(target: "Clock", action: "now"))
     }
 
+    @Test("Among thousands of targets and actions each name finds its own, long or short, and a name one byte off finds none")
+    func manyNames() throws {
+        // Short names (held in a string's own bytes) and long ones (in a buffer), 2,000 targets
+        // of 20 actions, so that both tables grow many times.
+        let names = (0..<2_000).map { index in index.isMultiple(of: 2) ? "t\(index)" : "target-with-a-long-name.\(index)" }
+        for (index, name) in names.enumerated() {
+            try mediator.register(
+                target: name, actions: (0..<20).map { action in Action("a\(action)") { _, _ in index * 100 + action } })
+        }
+        for (index, name) in names.enumerated() {
+            #expect(mediator.perform(target: name, action: "a\(index % 20)") as? Int == index * 100 + index % 20, "\(name)")
+            #expect(mediator.perform(target: "Target_" + name, action: "Action_a\(index % 20):") as? Int == index * 100 + index % 20, "\(name)")
+            // The last byte changed: a name no target has.
+            #expect(mediator.perform(target: String(name.dropLast()) + "x", action: "a0") == nil, "\(name)")
+            #expect(mediator.perform(target: name, action: "a20") == nil, "\(name)")
+        }
+        #expect(mediator.targets.count == 2_001)
+    }
+
     @Test("A protocol target's default name is its type name without Target_")
     func protocolDefaultName() throws {
         try mediator.register(Target_Counter.self) { _ in Target_Counter() }
