@@ -127,10 +127,17 @@ final class ActionContract: Sendable {
         // A keyed action's params are decoded into its input before it runs: the general path.
         guard keyed == nil, let count = parameters?.count, count <= 64 else { return false }
         var seen: UInt64 = 0
+        // Callers usually send params in declaration order: each name is first looked for just
+        // after the last one found.
+        var next = 0
         let acceptable = params.allSatisfy { key, raw in
-            var index = 0
-            while index < count && names[index] != key { index += 1 }
-            guard index < count else { return passUndeclared }
+            var index = next
+            if index >= count || names[index] != key {
+                index = 0
+                while index < count && names[index] != key { index += 1 }
+                guard index < count else { return passUndeclared }
+            }
+            next = index + 1
             guard let exact = exactTypes[index], storedType(of: raw) == exact else { return false }
             seen |= 1 << UInt64(index)
             return true
