@@ -33,19 +33,19 @@ package enum Names {
     @inline(__always)
     @usableFromInline
     static func canonical(_ name: String, as role: Role) -> String? {
-        canonicalForm(of: name, as: role)?.name
+        canonicalForm(of: name, as: role, hashing: false)?.name
     }
 
-    /// ``canonical(_:as:)`` with the hash of the canonical name's bytes (FNV-1a), which the
-    /// registry's tables key by (``NameKey``): both from one pass over the name's bytes, on the
-    /// hot path of every dispatch.
+    /// ``canonical(_:as:)`` with, when `hashing`, the hash of the canonical name's bytes (FNV-1a),
+    /// which the registry's tables key by (``NameKey``): both from one pass over the name's bytes,
+    /// on the hot path of every dispatch.
     @inline(__always)
-    static func canonicalForm(of name: String, as role: Role) -> (name: String, hash: UInt64)? {
+    static func canonicalForm(of name: String, as role: Role, hashing: Bool = true) -> (name: String, hash: UInt64)? {
         // The common case: a valid short name, returned as it is.
-        let scanned = scan(name, as: role)
+        let scanned = scan(name, as: role, hashing: hashing)
         if scanned.isCanonical { return (name, scanned.hash) }
         let rest = stripped(name, as: role)
-        let again = scan(rest, as: role)
+        let again = scan(rest, as: role, hashing: hashing)
         return again.isCanonical ? (rest, again.hash) : nil
     }
 
@@ -120,23 +120,23 @@ package enum Names {
     }
 
     /// Whether `name` is already canonical (valid bytes and no prefix of its role), and the FNV-1a
-    /// hash of its bytes, in one pass. A name longer than ``maximumLength`` bytes is not canonical
-    /// and is not read (its hash is left uncomputed).
+    /// hash of its bytes (unless `hashing` is `false`), in one pass. A name longer than
+    /// ``maximumLength`` bytes is not canonical and is not read (its hash is left uncomputed).
     @inline(__always)
-    static func scan(_ name: String, as role: Role) -> (isCanonical: Bool, hash: UInt64) {
+    static func scan(_ name: String, as role: Role, hashing: Bool = true) -> (isCanonical: Bool, hash: UInt64) {
         var name = name
-        return name.withUTF8 { scan($0, as: role) }
+        return name.withUTF8 { scan($0, as: role, hashing: hashing) }
     }
 
     /// ``scan(_:as:)`` over the name's bytes.
     @inline(__always)
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, as role: Role) -> (isCanonical: Bool, hash: UInt64) {
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, as role: Role, hashing: Bool) -> (isCanonical: Bool, hash: UInt64) {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         // A leading "-" would read as an option on a command line.
         guard let first = bytes.first, bytes.count <= maximumLength, first != UInt8(ascii: "-") else { return (false, hash) }
         var allNameBytes = true
         for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            if hashing { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
             if !isNameByte(byte) { allNameBytes = false }
         }
         // Both prefixes are seven bytes ending in "_": most names fail that test at once.
