@@ -81,8 +81,8 @@ func checkFlatMemory(calls: Int = 1_000_000, limit: Int = 2 << 20) async -> Int3
         EntryPoint(name: "perform, uncached") { count in
             for _ in 0..<count { consume(mediator.perform(target: "Counted", action: "touch")) }
         },
-        EntryPoint(name: "call(as:), typed wrapper") { count in
-            for index in 0..<count { consume(try? mediator.benchEcho(v: index, name: "abc")) }
+        EntryPoint(name: "call(as:), classic wrapper") { count in
+            for index in 0..<count { consume(try? mediator.benchEchoByName(v: index, name: "abc")) }
         },
         EntryPoint(name: "ActionHandle.call") { count in
             for _ in 0..<count { consume(try? handle?.callNow(params)) }

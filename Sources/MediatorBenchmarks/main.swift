@@ -129,7 +129,7 @@ func measure(_ cases: [BenchCase], options: Options) async -> [Measurement] {
 /// Each case's baseline for the ratio column.
 let baselines: [String: String] = [
     "naiveDictionary": "direct", "performCached": "naiveDictionary", "performUncached": "naiveDictionary",
-    "typedWrapper": "performCached", "resolvedHandle": "direct", "openURL": "foundationURLComponents",
+    "typedWrapper": "performCached", "classicWrapper": "performCached", "resolvedHandle": "direct", "openURL": "foundationURLComponents",
     "openURL5": "openURL", "foundationURLComponents5": "foundationURLComponents", "batchLine": "asyncPerformCached",
     "performAmong100000Targets": "performCached", "plainAmong500Actions": "plainAmong5Actions", "batchLineJSON": "batchLine", "mcpCall": "batchLine",
     "notFound": "naiveDictionary", "register5000x5": "naiveRegister5000x5", "parallelCached": "parallelBaseline",
