@@ -21,6 +21,10 @@ final class ActionContract: Sendable {
     private let names: ContiguousArray<String>
     /// The same names, for finding undeclared params.
     private let declaredNames: Set<String>
+    /// Whether no two declared names are equal as `String`s (a precomposed and a decomposed `é`
+    /// are): only then does the quick check look for a param's name just after the last one
+    /// found, since otherwise which declaration a param matches would depend on the params' order.
+    private let namesAreDistinct: Bool
     /// For each parameter, the one Swift type whose values it accepts as they are (`String` for a
     /// string, `Int` for an unbounded integer, ...); `nil` where values must be checked further.
     private let exactTypes: ContiguousArray<ObjectIdentifier?>
@@ -50,6 +54,7 @@ final class ActionContract: Sendable {
         allMask = declared.count >= 64 ? .max : (1 << UInt64(declared.count)) - 1
         hasDefaults = declared.contains { $0.defaultValue != nil }
         declaredNames = Set(declared.map(\.name))
+        namesAreDistinct = declaredNames.count == declared.count
     }
 
     /// The contract of a plain action; `nil` when it declared neither parameters nor result.
@@ -128,10 +133,11 @@ final class ActionContract: Sendable {
         guard keyed == nil, let count = parameters?.count, count <= 64 else { return false }
         var seen: UInt64 = 0
         // Callers usually send params in declaration order: each name is first looked for just
-        // after the last one found.
+        // after the last one found (with distinct names; else from the first, so that a param
+        // always matches the first declaration its name equals).
         var next = 0
         let acceptable = params.allSatisfy { key, raw in
-            var index = next
+            var index = namesAreDistinct ? next : 0
             if index >= count || names[index] != key {
                 index = 0
                 while index < count && names[index] != key { index += 1 }
