@@ -13,7 +13,10 @@ struct NameTable<Value> {
     @inline(__always)
     subscript(name: String) -> Value? {
         get { storage[NameKey(name)] }
-        set { storage[NameKey(name)] = newValue }
+        set {
+            assert(NameKey.isStorable(name), "not a canonical name: \(name)")
+            storage[NameKey(name)] = newValue
+        }
     }
 
     /// The value registered under `key` (``NameKey/init(lookingUp:as:)``); `nil` for no key.
@@ -34,7 +37,8 @@ struct NameTable<Value> {
     /// Stores `value` under `name`, returning the value it replaced.
     @discardableResult
     mutating func updateValue(_ value: consuming Value, forKey name: String) -> Value? {
-        storage.updateValue(value, forKey: NameKey(name))
+        assert(NameKey.isStorable(name), "not a canonical name: \(name)")
+        return storage.updateValue(value, forKey: NameKey(name))
     }
 
     /// Removes the value stored under `name`, returning it.
@@ -75,12 +79,19 @@ struct NameKey: Hashable, Sendable {
 
     /// Whether the two names have the same bytes. `String`'s `==` compares by canonical
     /// equivalence, under which `"\u{212A}iosk"` (KELVIN SIGN) equals `Kiosk`; with equal UTF-8
-    /// lengths it compares bytes whenever one side is ASCII, as every stored name is: a non-ASCII
-    /// scalar takes at least two bytes and is canonically equivalent to at most one ASCII scalar,
-    /// so a name equivalent to an ASCII one but not byte-equal to it is longer.
+    /// lengths it compares bytes whenever one side is ASCII, as every stored name is (checked on
+    /// every insert in debug builds, ``isStorable(_:)``): a non-ASCII scalar takes at least two
+    /// bytes and is canonically equivalent to at most one ASCII scalar, so a name equivalent to an
+    /// ASCII one but not byte-equal to it is longer.
     @inline(__always)
     static func == (lhs: NameKey, rhs: NameKey) -> Bool {
         lhs.bytesHash == rhs.bytesHash && lhs.name.utf8.count == rhs.name.utf8.count && lhs.name == rhs.name
+    }
+
+    /// Whether `name` may be stored: it is a canonical name (of a target or an action alike),
+    /// and so ASCII, which ``==`` relies on.
+    static func isStorable(_ name: String) -> Bool {
+        Names.canonical(name, as: .target) == name || Names.canonical(name, as: .action) == name
     }
 
     func hash(into hasher: inout Hasher) {
