@@ -39,6 +39,14 @@ extension Mediator {
                 throw actionFailedError(from: error, asked: key.target, key.action)
             }
         }
+        return try dispatchedNow(key, input, shouldCacheTarget: shouldCacheTarget)
+    }
+
+    /// ``callNow(_:_:shouldCacheTarget:)`` through the pipeline, with the input boxed. A function of
+    /// its own: its `Output?` locals, in code not specialized for the caller's types, would make
+    /// the hot path look up that optional type's metadata on every call (about 300 instructions).
+    @inline(never)
+    private func dispatchedNow<Input, Output>(_ key: ActionKey<Input, Output>, _ input: Input, shouldCacheTarget: Bool) throws(MediatorError) -> Output {
         let result = try dispatch(
             target: key.target, action: key.action, params: [:], input: TypedInput(input), shouldCacheTarget: shouldCacheTarget, depth: .counted
         ).value(self)
