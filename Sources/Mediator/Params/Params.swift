@@ -260,14 +260,36 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     /// Out of line, so the inlined fast path stays small.
     @usableFromInline
     func slowValue<T>(_ key: String, as _: T.Type) throws(MediatorError) -> T {
-        // Built only when thrown: the message costs a type-name lookup.
-        func missing() -> MediatorError {
-            MediatorError(.invalidParameter, parameter: key, reason: "missing required parameter \"\(key)\" (expected \(typeName(T.self)))")
+        guard let raw = raw(key) else { throw Self.missing(key, T.self) }
+        // Text read as an `Int`, what URL and command-line callers send most, converted before
+        // anything that holds a `T?`: this function is not specialized for `T`, and a `T?` in its
+        // frame would look that optional type's metadata up on every call (about 300 instructions).
+        if T.self == Int.self, let value = Self.int(fromText: raw) {
+            // Exact: `T` is `Int`.
+            return unsafeBitCast(value, to: T.self)
         }
-        guard let raw = raw(key) else { throw missing() }
+        return try converted(raw, key: key, as: T.self)
+    }
+
+    /// The rest of ``slowValue(_:as:)``: the other text conversions, then the general path.
+    @inline(never)
+    private func converted<T>(_ raw: any Sendable, key: String, as _: T.Type) throws(MediatorError) -> T {
         if let converted = convertText(raw, to: T.self) { return converted }
-        guard !isNil(raw) else { throw missing() }
+        guard !isNil(raw) else { throw Self.missing(key, T.self) }
         return try convert(raw, key: key, to: T.self)
+    }
+
+    /// The error for a required parameter that is absent. Built only when thrown: the message
+    /// costs a type-name lookup.
+    private static func missing<T>(_ key: String, _: T.Type) -> MediatorError {
+        MediatorError(.invalidParameter, parameter: key, reason: "missing required parameter \"\(key)\" (expected \(typeName(T.self)))")
+    }
+
+    /// `raw` as an `Int`, when it is text that `Int(_:)` reads; what `Int.convert` does for text,
+    /// without boxing the text again to cast it back.
+    private static func int(fromText raw: any Sendable) -> Int? {
+        guard let text = raw as? String else { return nil }
+        return Int(text)
     }
 
     /// The value under `key` as a `T`, or `nil` when the key is absent (or holds `nil`).
@@ -327,14 +349,10 @@ public struct Params: Sendable, ExpressibleByDictionaryLiteral, CustomStringConv
     /// metatypes: much cheaper than the protocol casts of the general path, which still handles
     /// every other case (and gives the same answers for these).
     private func convertText<T>(_ raw: any Sendable, to _: T.Type) -> T? {
+        // The bit cast is exact, as T is Int (a dynamic cast cost ~200).
+        if T.self == Int.self { return Self.int(fromText: raw).map { unsafeBitCast($0, to: T.self) } }
         guard let text = raw as? String else { return nil }
         // Each force cast follows a check that T is exactly that type, so it cannot fail.
-        if T.self == Int.self {
-            // `Int(text)` is what `Int.convert` does for text, without boxing the text again to
-            // cast it back; and the bit cast is exact, as T is Int (a dynamic cast cost ~200).
-            guard let value = Int(text) else { return nil }
-            return unsafeBitCast(value, to: T.self)
-        }
         if T.self == Double.self { return Double.convert(from: text).map { $0 as! T } }
         if T.self == Bool.self { return Bool.convert(from: text).map { $0 as! T } }
         if T.self == [String].self { return ([text] as! T) }
