@@ -59,9 +59,7 @@ extension Mediator {
                 }
                 (target, action) = (next.target, next.action)
             }
-            if let canonicalTarget = Names.canonical(target, as: .target), let canonicalAction = Names.canonical(action, as: .action),
-                let found = registry.slots[canonicalTarget]?.definition.actions[canonicalAction]
-            {
+            if let found = registry.slots[NameKey(lookingUp: target, as: .target)]?.definition.actions[NameKey(lookingUp: action, as: .action)] {
                 if let refusal = found.refusal(target: target, remote: remote) { return ending(.refused(refusal)) }
                 return ending(.action(target: target, found))
             }

@@ -32,8 +32,7 @@ struct Registry {
 
     /// The slot for a target called `name` (short or full form), compared byte for byte.
     func slot(named name: String) -> TargetSlot? {
-        guard let name = Names.canonical(name, as: .target) else { return nil }
-        return slots[name]
+        slots[NameKey(lookingUp: name, as: .target)]
     }
 
     var targetNames: [String] { slots.keys.sorted() }

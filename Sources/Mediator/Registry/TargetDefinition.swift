@@ -133,8 +133,7 @@ struct TargetDefinition: Sendable {
 
     /// The action called `name` (short or full form, or a selector string), compared byte for byte.
     func action(named name: String) -> RegisteredAction? {
-        guard let name = Names.canonical(name, as: .action) else { return nil }
-        return actions[name]
+        actions[NameKey(lookingUp: name, as: .action)]
     }
 
     var actionNames: [String] { actions.keys.sorted() }
